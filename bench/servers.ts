@@ -1,0 +1,49 @@
+// Processes the benchmark starts: the real Kurs server and a bare node:http baseline, each in its
+// own process so that the load generator (a third process) measures them the same way.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  lines: string[];
+}
+
+function waitForListening(child: ChildProcess, pattern: RegExp): Promise<Running> {
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const m = pattern.exec(line);
+        if (m) resolve({ child, url: m[1]!, lines });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+export function startKurs(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+}
+
+/** A bare node:http server answering every request with the same bytes and headers. */
+export function startBare(body: string): Promise<Running> {
+  const script = `
+    const http = require('node:http');
+    const body = Buffer.from(process.env.BODY);
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+}

@@ -1,0 +1,58 @@
+// Account and key operations shared by the CLI, the first-start bootstrap and (later) the admin API.
+import type { Store } from '../store/store.js';
+import { displayPrefix, generateKey, hashKey, newAccountId, newKeyId } from './keys.js';
+
+export interface CreatedKey {
+  key: string;
+  key_id: string;
+  account_id: string;
+  plan: string;
+  points: number;
+  expires_at: string | null;
+}
+
+export class AccessError extends Error {
+  override name = 'AccessError';
+}
+
+export interface CreateKeyOptions {
+  plan?: string;
+  points?: number;
+  expiresAt?: string | null;
+  accountId?: string;
+}
+
+/** A new key on a new account (plan, points, expiry) or, with `accountId`, on an existing one. */
+export async function createKey(store: Store, opts: CreateKeyOptions, now: Date): Promise<CreatedKey> {
+  const createdAt = now.toISOString();
+  let account;
+  if (opts.accountId !== undefined) {
+    account = await store.getAccount(opts.accountId);
+    if (!account) throw new AccessError(`no account ${opts.accountId}`);
+  } else {
+    const planId = opts.plan ?? 'starter';
+    const plan = await store.getPlan(planId);
+    if (!plan) throw new AccessError(`no plan ${planId}; see \`kurs plans list\``);
+    account = { id: newAccountId(), planId: plan.id, points: opts.points ?? plan.monthlyPoints, expiresAt: opts.expiresAt ?? null, createdAt };
+    await store.createAccount(account);
+  }
+  const key = generateKey();
+  const keyId = newKeyId();
+  await store.createKey({ id: keyId, accountId: account.id, hash: hashKey(key), prefix: displayPrefix(key), createdAt, revokedAt: null });
+  return { key, key_id: keyId, account_id: account.id, plan: account.planId, points: account.points, expires_at: account.expiresAt };
+}
+
+/**
+ * `--expires` values: a date means the end of that day, UTC (D12); a date-time without a zone is UTC.
+ * Returns ISO 8601 UTC, or null when the text is not a real date.
+ */
+export function parseExpiry(text: string): string | null {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const candidate = day ? `${text}T23:59:59.999Z` : /([zZ]|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([zZ]|[+-]\d{2}:?\d{2})$/.test(candidate)) return null;
+  const d = new Date(candidate.replace(' ', 'T'));
+  if (Number.isNaN(d.getTime())) return null;
+  // Reject rolled-over dates such as 2026-02-30, which Date silently moves to March.
+  if (day && d.toISOString().slice(0, 10) !== text) return null;
+  return d.toISOString();
+}

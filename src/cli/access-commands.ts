@@ -1,0 +1,110 @@
+// `kurs keys …`, `kurs accounts …`, `kurs plans list`: the operator's account work (DESIGN contracts).
+import type { Command } from 'commander';
+import { AccessError, createKey, parseExpiry } from '../access/accounts.js';
+import type { Account } from '../store/store.js';
+import { CliError, print, printJson, table, wholeNumber, withRuntime } from './util.js';
+
+function expiry(text: string): string {
+  const iso = parseExpiry(text);
+  if (!iso) throw new CliError(`--expires must be a date (2026-12-31) or date-time (2026-12-31T18:00:00Z), got ${JSON.stringify(text)}`);
+  return iso;
+}
+
+const accountJson = (a: Account) => ({ account_id: a.id, plan: a.planId, points: a.points, expires_at: a.expiresAt, created_at: a.createdAt });
+
+export function accessCommands(program: Command): void {
+  const keys = program.command('keys').description('create, list and revoke API keys');
+  keys
+    .command('create')
+    .description('create an API key on a new account (or, with --account, on an existing one)')
+    .option('--plan <id>', 'plan of the new account', 'starter')
+    .option('--points <n>', "starting balance (default: the plan's monthly allowance)", wholeNumber('--points'))
+    .option('--expires <date>', 'plan expiry: a date (end of that day, UTC) or an ISO date-time', expiry)
+    .option('--account <id>', 'add the key to this existing account (plan and points are then ignored)')
+    .option('--json', 'print JSON')
+    .action(async (o: { plan: string; points?: number; expires?: string; account?: string; json?: boolean }) => {
+      const created = await withRuntime(({ store }) =>
+        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account }, new Date()).catch((err) => {
+          throw err instanceof AccessError ? new CliError(err.message) : err;
+        }),
+      );
+      if (o.json) return printJson(created);
+      print(`key ${created.key}\n(shown only now; Kurs stores only its hash)\nkey_id ${created.key_id}  account ${created.account_id}  plan ${created.plan}  points ${created.points}  expires ${created.expires_at ?? 'never'}`);
+    });
+  keys
+    .command('revoke <key_id>')
+    .description('revoke a key; its account and balance stay')
+    .action(async (keyId: string) => {
+      if (!(await withRuntime(({ store }) => store.revokeKey(keyId)))) throw new CliError(`no live key ${keyId}`);
+      print(`revoked ${keyId}`);
+    });
+  keys
+    .command('list')
+    .description('list keys (never the keys themselves: their id and first characters)')
+    .option('--account <id>', 'only this account')
+    .option('--json', 'print JSON')
+    .action(async (o: { account?: string; json?: boolean }) => {
+      const list = await withRuntime(({ store }) => store.listKeys(o.account));
+      const rows = list.map((k) => ({ key_id: k.id, account_id: k.accountId, prefix: `kurs_${k.prefix}…`, created_at: k.createdAt, revoked_at: k.revokedAt }));
+      if (o.json) return printJson(rows);
+      print(table([['KEY_ID', 'ACCOUNT', 'KEY', 'CREATED', 'REVOKED'], ...rows.map((r) => [r.key_id, r.account_id, r.prefix, r.created_at, r.revoked_at ?? ''])]));
+    });
+
+  const accounts = program.command('accounts').description('show, list, top up and update accounts');
+  accounts
+    .command('show <account_id>')
+    .description("an account's plan, balance and expiry")
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const account = await withRuntime(({ store }) => store.getAccount(id));
+      if (!account) throw new CliError(`no account ${id}`);
+      if (o.json) return printJson(accountJson(account));
+      print(`account ${account.id}\nplan    ${account.planId}\npoints  ${account.points}\nexpires ${account.expiresAt ?? 'never'}`);
+    });
+  accounts
+    .command('list')
+    .description('every account')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const list = (await withRuntime(({ store }) => store.listAccounts())).map(accountJson);
+      if (o.json) return printJson(list);
+      print(table([['ACCOUNT', 'PLAN', 'POINTS', 'EXPIRES'], ...list.map((a) => [a.account_id, a.plan, String(a.points), a.expires_at ?? 'never'])]));
+    });
+  accounts
+    .command('topup <account_id>')
+    .description('add points to an account')
+    .requiredOption('--points <n>', 'points to add', wholeNumber('--points'))
+    .action(async (id: string, o: { points: number }) => {
+      const balance = await withRuntime(({ store }) => store.topUp(id, o.points));
+      if (balance === undefined) throw new CliError(`no account ${id}`);
+      print(`account ${id}: ${balance} points`);
+    });
+  accounts
+    .command('update <account_id>')
+    .description("change an account's plan or expiry")
+    .option('--plan <id>', 'new plan')
+    .option('--expires <date>', 'new expiry', expiry)
+    .option('--no-expiry', 'remove the expiry')
+    .action(async (id: string, o: { plan?: string; expires?: string; expiry: boolean }) => {
+      if (o.expires !== undefined && !o.expiry) throw new CliError('give either --expires or --no-expiry, not both');
+      const updated = await withRuntime(async ({ store }) => {
+        if (o.plan !== undefined && !(await store.getPlan(o.plan))) throw new CliError(`no plan ${o.plan}; see \`kurs plans list\``);
+        return store.updateAccount(id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null });
+      });
+      if (!updated) throw new CliError(`no account ${id}`);
+      print(`account ${id}: plan ${updated.planId}, expires ${updated.expiresAt ?? 'never'}`);
+    });
+
+  program
+    .command('plans')
+    .description('plans')
+    .command('list')
+    .description('the plans, their monthly points, request limits and endpoints')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const plans = await withRuntime(({ store }) => store.listPlans());
+      const rows = plans.map((p) => ({ plan: p.id, name: p.name, monthly_points: p.monthlyPoints, requests_per_minute: p.requestsPerMinute, endpoints: p.endpoints }));
+      if (o.json) return printJson(rows);
+      print(table([['PLAN', 'MONTHLY POINTS', 'PER MINUTE', 'ENDPOINTS'], ...rows.map((r) => [r.plan, String(r.monthly_points), String(r.requests_per_minute ?? 'no limit'), r.endpoints.join(',')])]));
+    });
+}

@@ -1,0 +1,42 @@
+// The `kurs` command line. Every failure ends as one line on stderr and a non-zero exit.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { accessCommands } from './access-commands.js';
+import { dataCommands } from './data-commands.js';
+import { CliError } from './util.js';
+
+export function buildProgram(): Command {
+  const program = new Command('kurs')
+    .description('Kurs: official central-bank exchange rates behind API keys, plans and points')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  dataCommands(program);
+  accessCommands(program);
+  program.commands.forEach(function inherit(cmd: Command) {
+    cmd.exitOverride();
+    cmd.commands.forEach(inherit);
+  });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander already printed its one-line message (or the help).
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+    } else if (err instanceof CliError) {
+      process.stderr.write(`kurs: ${err.message}\n`);
+      process.exitCode = 1;
+    } else if (err instanceof ConfigError) {
+      process.stderr.write(`kurs: ${err.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`kurs: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+await main(process.argv.slice(2));

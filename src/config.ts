@@ -1,0 +1,101 @@
+// The only reader of process.env. Configuration is read once at boot; every problem is collected
+// so that a bad deployment stops with the full list instead of one error per restart.
+
+export interface Config {
+  databaseUrl: string;
+  host: string;
+  port: number;
+  ingest: boolean;
+  seed: boolean;
+  bootstrapKey: boolean;
+  logLevel: string;
+  adminToken: string | undefined;
+  freshnessGraceDays: number;
+  /** Points per 2xx response, by endpoint id (D11). */
+  pointsCost: Record<EndpointId, number>;
+  /** KURS_SOURCE_<CODE>_URL / _KEY overrides. */
+  sourceUrls: Record<string, string>;
+  sourceKeys: Record<string, string>;
+}
+
+export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
+export type EndpointId = (typeof ENDPOINT_IDS)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const onOff = (name: string, fallback: boolean): boolean => {
+    const v = env[name];
+    if (v === undefined || v === '') return fallback;
+    if (v === 'on') return true;
+    if (v === 'off') return false;
+    problems.push(`${name} must be "on" or "off", got ${JSON.stringify(v)}`);
+    return fallback;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const v = env[name];
+    if (v === undefined || v === '') return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+      return fallback;
+    }
+    return Number(v);
+  };
+
+  const databaseUrl = env.KURS_DATABASE_URL || 'sqlite:./data/kurs.db';
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    problems.push(`KURS_DATABASE_URL must be sqlite:<path> or postgres://…, got ${JSON.stringify(databaseUrl)}`);
+  }
+  const logLevel = env.KURS_LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`KURS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const adminToken = env.KURS_ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) problems.push('KURS_ADMIN_TOKEN must be at least 16 characters');
+
+  const pointsCost = Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])) as Record<EndpointId, number>;
+  for (const part of (env.KURS_POINTS_COST ?? '').split(',').filter((s) => s.trim())) {
+    const m = /^\s*([a-z]+)\s*=\s*(\d{1,6})\s*$/.exec(part);
+    if (!m || !(ENDPOINT_IDS as readonly string[]).includes(m[1]!)) {
+      problems.push(`KURS_POINTS_COST entries look like "bank=2" with an endpoint among ${ENDPOINT_IDS.join(', ')}; got ${JSON.stringify(part)}`);
+      continue;
+    }
+    pointsCost[m[1] as EndpointId] = Number(m[2]);
+  }
+
+  const sourceUrls: Record<string, string> = {};
+  const sourceKeys: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^KURS_SOURCE_([A-Z0-9]{4})_(URL|KEY)$/.exec(name);
+    if (!m || !value) continue;
+    if (m[2] === 'URL') {
+      if (!/^https?:\/\//.test(value)) problems.push(`${name} must be an http(s) URL`);
+      sourceUrls[m[1]!] = value;
+    } else {
+      sourceKeys[m[1]!] = value;
+    }
+  }
+
+  const config: Config = {
+    databaseUrl,
+    host: env.KURS_HOST || '127.0.0.1',
+    port: integer('KURS_PORT', 8080, 0, 65535),
+    ingest: onOff('KURS_INGEST', true),
+    seed: onOff('KURS_SEED', true),
+    bootstrapKey: onOff('KURS_BOOTSTRAP_KEY', true),
+    logLevel,
+    adminToken,
+    freshnessGraceDays: integer('KURS_FRESHNESS_GRACE_DAYS', 0, 0, 36500),
+    pointsCost,
+    sourceUrls,
+    sourceKeys,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

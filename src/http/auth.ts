@@ -1,0 +1,67 @@
+// Authentication and plan checks (D2, D3), in the order D2 fixes: key → expiry → plan endpoint →
+// request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hashKey, KEY_PREFIX } from '../access/keys.js';
+import type { MinuteLimiter } from '../access/rate-limit.js';
+import type { EndpointId } from '../config.js';
+import type { KeyLookup, Store } from '../store/store.js';
+import { ApiError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: KeyLookup;
+    /** What this request cost (0 unless charged) and the balance after it. */
+    points?: { cost: number; remaining: number };
+  }
+  interface FastifyContextConfig {
+    endpoint?: EndpointId;
+  }
+}
+
+const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`);
+
+/** D3: the header wins whenever it is present and not blank, even when it is wrong. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined && header.trim() !== '') return header;
+  const query = (request.query as Record<string, unknown> | undefined)?.api_key;
+  return typeof query === 'string' && query !== '' ? query : undefined;
+}
+
+export function authenticate(store: Store, limiter: MinuteLimiter, now: () => Date) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const key = presentedKey(request);
+    if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
+    // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
+    // timing does not depend on how much of a key matched.
+    const found = KEY_SHAPE.test(key) ? await store.findKey(hashKey(key)) : undefined;
+    if (!found) throw new ApiError('invalid_key', 'API key invalid or revoked');
+    request.auth = found;
+    const at = now();
+    if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
+      throw new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`);
+    }
+    const endpoint = request.routeOptions.config.endpoint;
+    if (endpoint && !found.plan.endpoints.includes(endpoint)) {
+      throw new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
+    }
+    const limit = limiter.check(found.account.id, found.plan.requestsPerMinute, at.getTime());
+    if (!limit.ok) {
+      throw new ApiError('rate_limited', `request limit of ${found.plan.requestsPerMinute} per minute reached`, undefined, {
+        'retry-after': String(limit.retryAfterSeconds),
+      });
+    }
+  };
+}
+
+/** D2: charge after the response is built, before it is sent; a short balance turns it into a 402. */
+export async function charge(store: Store, request: FastifyRequest, cost: number): Promise<void> {
+  const auth = request.auth!;
+  if (cost === 0) {
+    request.points = { cost: 0, remaining: auth.account.points };
+    return;
+  }
+  const result = await store.charge(auth.account.id, cost);
+  request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
+  if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
+}

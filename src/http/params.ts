@@ -1,0 +1,44 @@
+// Request values beyond what JSON Schema can say: code shapes (D4) and amounts (D5).
+import { isActiveCurrency } from '../currencies/iso4217.js';
+import { parseAmount, type Decimal } from '../money/decimal.js';
+import { ApiError, type FieldProblem } from './errors.js';
+
+const CURRENCY_SHAPE = /^[A-Za-z]{3}$/;
+const BANK_SHAPE = /^[A-Za-z0-9]{4}$/;
+
+/** Upper-cased code, or a problem naming the field. Unknown-but-well-formed is the caller's call (D4). */
+export function currencyProblem(field: string, raw: string): FieldProblem | undefined {
+  if (!CURRENCY_SHAPE.test(raw)) return { field, message: 'must be a three-letter ISO 4217 currency code' };
+  return undefined;
+}
+
+/** A currency path parameter: malformed or unknown to Kurs is 422 (D4). */
+export function knownCurrency(field: string, raw: string): string {
+  const problem = currencyProblem(field, raw);
+  if (problem) throw ApiError.invalid('invalid_parameter', [problem]);
+  const code = raw.toUpperCase();
+  if (!isActiveCurrency(code)) throw ApiError.invalid('invalid_parameter', [{ field, message: `${code} is not a currency Kurs quotes` }]);
+  return code;
+}
+
+export function bankCode(raw: string): string {
+  if (!BANK_SHAPE.test(raw)) throw ApiError.invalid('invalid_parameter', [{ field: 'bank_code', message: 'must be four letters or digits' }]);
+  return raw.toUpperCase();
+}
+
+const AMOUNT_PROBLEM = 'must be a positive number no larger than 1e15';
+
+/** D5: omitted means 1. */
+export function amountOf(raw: unknown, code: 'invalid_parameter' | 'invalid_body'): Decimal | undefined {
+  if (raw === undefined) return undefined;
+  const amount = parseAmount(raw);
+  if (!amount) throw ApiError.invalid(code, [{ field: 'amount', message: AMOUNT_PROBLEM }]);
+  return amount;
+}
+
+/** D8: `reciprocal` accepts true/false/1/0. */
+export function booleanFlag(field: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw ApiError.invalid('invalid_parameter', [{ field, message: 'must be true, false, 1 or 0' }]);
+}

@@ -1,0 +1,28 @@
+// Sending a charged JSON body: the charge happens here, after the body exists and before a byte
+// leaves (D2), and every response to a valid key reports its cost and balance (D11).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../store/store.js';
+import { charge } from './auth.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. */
+export function httpDate(stamp: string): string {
+  return new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
+}
+
+export async function sendCharged(store: Store, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
+  await charge(store, request, cost);
+  if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
+  return reply.type(JSON_TYPE).send(body);
+}
+
+export function installPointsHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.auth) return;
+    const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
+    reply.header('x-points-cost', String(points.cost));
+    reply.header('x-points-remaining', String(points.remaining));
+    if (reply.statusCode < 400) reply.header('cache-control', 'private');
+  });
+}

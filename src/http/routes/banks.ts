@@ -1,0 +1,63 @@
+// Bank rates, the bank list and the currency list (spec 4.5–4.7).
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { currencyInfo } from '../../currencies/iso4217.js';
+import { stringify } from '../../money/json.js';
+import type { RatesTable } from '../../rates/table.js';
+import { sourceByCode } from '../../sources/index.js';
+import type { AppDeps } from '../app.js';
+import { ApiError } from '../errors.js';
+import { bankCode, booleanFlag } from '../params.js';
+import { sendCharged } from '../reply.js';
+
+export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const banksBody = stringify({
+    code: 200,
+    message: 'success',
+    banks: [...deps.sources]
+      .sort((a, b) => (a.code < b.code ? -1 : 1))
+      .map((s) => ({ country_code: s.countryCode, country_name: s.countryName, bank_code: s.code, currency: s.currency, bank_name: s.name })),
+  });
+  const currencyBodies = new WeakMap<RatesTable, string>();
+
+  app.get<{ Params: { bank_code: string }; Querystring: { format?: string; reciprocal?: string } }>(
+    '/v1/bank/:bank_code',
+    {
+      schema: {
+        params: Type.Object({ bank_code: Type.String() }),
+        querystring: Type.Object({ format: Type.Optional(Type.String()), reciprocal: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) }),
+      },
+      config: { endpoint: 'bank' },
+    },
+    async (request, reply) => {
+      const code = bankCode(request.params.bank_code);
+      const { format } = request.query;
+      if (format !== undefined && format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
+      const reciprocal = booleanFlag('reciprocal', request.query.reciprocal);
+      const source = sourceByCode(code);
+      if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
+      const table = deps.market.current.banks.get(source.code);
+      if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
+      return sendCharged(deps.store, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
+    },
+  );
+
+  app.get('/v1/banks', { config: { endpoint: 'banks' } }, async (request, reply) =>
+    sendCharged(deps.store, request, reply, deps.pointsCost.banks, banksBody),
+  );
+
+  app.get('/v1/currencies', { config: { endpoint: 'currencies' } }, async (request, reply) => {
+    // "Every currency Kurs can quote": the active currencies the current table holds a rate for.
+    const rates = deps.market.current.rates;
+    let body = currencyBodies.get(rates);
+    if (body === undefined) {
+      const currencies = rates.codes.flatMap((code) => {
+        const info = currencyInfo(code);
+        return info ? [{ country_code: info.countryCode, country_name: info.countryName, currency: code }] : [];
+      });
+      body = stringify({ code: 200, message: 'success', currencies });
+      currencyBodies.set(rates, body);
+    }
+    return sendCharged(deps.store, request, reply, deps.pointsCost.currencies, body);
+  });
+}

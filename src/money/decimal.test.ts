@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cleanDecimal, convert, parseAmount, toRateText } from './decimal.js';
+import { Num, stringify } from './json.js';
+
+test('cleanDecimal removes float noise and keeps published digits', () => {
+  assert.equal(cleanDecimal(4.9684999999999997), '4.9685');
+  assert.equal(cleanDecimal('4.9684999999999997'), '4.9685');
+  assert.equal(cleanDecimal('0.84770'), '0.84770');
+  assert.equal(cleanDecimal(' 24,540 '), '24.540');
+  assert.equal(cleanDecimal('007.5'), '7.5');
+  assert.equal(cleanDecimal(2.8e-6), '0.0000028');
+  for (const bad of ['', 'abc', '1.2.3', 'NaN', '1,234.5']) assert.throws(() => cleanDecimal(bad), bad);
+  assert.throws(() => cleanDecimal(Number.POSITIVE_INFINITY));
+});
+
+test('parseAmount accepts positive finite decimals up to 1e15 only (D5)', () => {
+  for (const [raw, text] of [['12', '12'], ['12.50', '12.5'], ['1e3', '1000'], [0.1, '0.1'], ['1e15', '1000000000000000']] as const) {
+    assert.equal(parseAmount(raw)?.toString(), text);
+  }
+  for (const bad of ['0', '-1', 'abc', '', '1e999', '1e16', 'NaN', 'Infinity', ' ', '0x10', '1e-999', null, true, [], {}, Number.NaN]) {
+    assert.equal(parseAmount(bad), null, String(bad));
+  }
+});
+
+test('convert multiplies in decimal and rounds half-even to 6 places', () => {
+  assert.equal(convert(parseAmount('0.1')!, '3'), '0.3');
+  assert.equal(convert(parseAmount('0.1')!, '0.2'), '0.02');
+  assert.equal(convert(parseAmount('1')!, '0.0000005'), '0');
+  assert.equal(convert(parseAmount('1')!, '0.0000015'), '0.000002');
+  assert.equal(convert(parseAmount('1e15')!, '1234.5678'), '1234567800000000000');
+});
+
+test('toRateText keeps 8 significant digits without exponent notation', () => {
+  assert.equal(toRateText(parseAmount('1')!.div(3)), '0.33333333');
+  assert.equal(toRateText(parseAmount('1')!.div('150000')), '0.0000066666667');
+});
+
+test('stringify writes Num as its exact decimal text', () => {
+  assert.equal(stringify({ a: new Num('0.30000000000000004000'), b: [new Num('1'), 'x'], c: undefined, d: null }), '{"a":0.30000000000000004000,"b":[1,"x"],"d":null}');
+});

@@ -1,0 +1,70 @@
+// Exact decimal handling (D5, D6). Every rate and amount is a decimal string or a Decimal; binary
+// floats only ever appear where a feed sends JSON numbers, and are turned into their shortest text.
+import { Decimal as DecimalJs } from 'decimal.js';
+
+/** Our own Decimal constructor: 40 digits, never exponent notation in `toString()`. */
+export const Decimal = DecimalJs.clone({ precision: 40, toExpNeg: -40, toExpPos: 40, rounding: DecimalJs.ROUND_HALF_EVEN });
+export type Decimal = InstanceType<typeof Decimal>;
+
+const PLAIN_DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** More significant digits than this means the text came out of a binary float (4.9684999999999997). */
+const MAX_PUBLISHED_DIGITS = 15;
+
+/**
+ * The canonical decimal text of a published figure: JSON numbers as their shortest text, a decimal
+ * comma as a point, surrounding blanks dropped, float noise rounded away. Throws on anything else.
+ */
+export function cleanDecimal(raw: string | number): string {
+  let text: string;
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) throw new Error(`not a finite number: ${raw}`);
+    text = String(raw);
+  } else {
+    text = raw.trim().replace(/[\s\u00a0\u202f]/g, '');
+    if (!text.includes('.') && /^[+-]?\d*,\d+$/.test(text)) text = text.replace(',', '.');
+  }
+  if (!PLAIN_DECIMAL.test(text)) throw new Error(`not a decimal number: ${JSON.stringify(raw)}`);
+  // Plain text keeps its digits, trailing zeros included (D6: the bank's own digits).
+  const plain = /^(\d+)(\.\d+)?$/.exec(text);
+  if (plain && (plain[1]! + (plain[2] ?? '')).replace(/^[0.]+/, '').length <= MAX_PUBLISHED_DIGITS) {
+    return `${plain[1]!.replace(/^0+(?=\d)/, '')}${plain[2] ?? ''}`;
+  }
+  let d = new Decimal(text);
+  if (d.sd() > MAX_PUBLISHED_DIGITS) d = d.toSignificantDigits(MAX_PUBLISHED_DIGITS);
+  return d.toString();
+}
+
+/** Blended and reciprocal rates carry 8 significant digits (D6). */
+export const RATE_DIGITS = 8;
+/** `converted` is rounded half-even to 6 decimal places (D6). */
+export const CONVERTED_PLACES = 6;
+export const MAX_AMOUNT = new Decimal('1e15');
+
+export function toRateText(d: Decimal): string {
+  return d.toSignificantDigits(RATE_DIGITS, Decimal.ROUND_HALF_EVEN).toString();
+}
+
+/** amount × rate, both taken exactly as they appear in the response. */
+export function convert(amount: Decimal, rateText: string): string {
+  return amount.times(rateText).toDecimalPlaces(CONVERTED_PLACES, Decimal.ROUND_HALF_EVEN).toString();
+}
+
+/** D5: a positive, finite decimal no larger than 1e15; `null` when the text is not one. */
+export function parseAmount(raw: unknown): Decimal | null {
+  let text: string;
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return null;
+    text = String(raw);
+  } else if (typeof raw === 'string') {
+    text = raw.trim();
+  } else {
+    return null;
+  }
+  if (text.length === 0 || text.length > 64 || !PLAIN_DECIMAL.test(text)) return null;
+  // Exponents beyond this cannot give a valid amount and would make Decimal work hard for nothing.
+  const exp = /[eE]([+-]?\d+)$/.exec(text);
+  if (exp && Math.abs(Number(exp[1])) > 40) return null;
+  const d = new Decimal(text);
+  if (!d.isFinite() || d.lte(0) || d.gt(MAX_AMOUNT)) return null;
+  return d;
+}

@@ -1,0 +1,79 @@
+// What `/v1/bank/{code}` serves: each bank's newest figure per currency, in the bank's own digits
+// (D6, D8). Built with the rates table, and its four response bodies are serialized once.
+import { FRESH_DAYS, addDays } from '../blend/freshness.js';
+import { newestByQuote, perBase, type SourceInfo } from '../blend/rebase.js';
+import { Decimal, toRateText } from '../money/decimal.js';
+import { Num, stringify } from '../money/json.js';
+import type { ObservationRow } from '../store/store.js';
+
+export interface BankInfo extends SourceInfo {
+  name: string;
+  countryCode: string;
+}
+
+export interface BankRow {
+  currency: string;
+  /** Units of the bank's base per 1 unit of the currency. */
+  direct: string;
+  /** Units of the currency per 1 unit of the bank's base. */
+  reciprocal: string;
+  lastUpdate: string;
+  bankUpdate: string;
+}
+
+export type BankVariant = { full: boolean; reciprocal: boolean };
+
+const stamp = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+
+/**
+ * The rows a bank currently publishes: its newest figure per currency, leaving out currencies the
+ * bank stopped publishing (older than one freshness window before the newest date of their table).
+ */
+export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
+  const newest = [...newestByQuote(rows).values()];
+  const newestOfTable = new Map<string, string>();
+  for (const r of newest) if (r.date > (newestOfTable.get(r.table) ?? '')) newestOfTable.set(r.table, r.date);
+  return newest
+    .filter((r) => {
+      const cadence = bank.tableCadence?.[r.table] ?? bank.cadence;
+      return r.date >= addDays(newestOfTable.get(r.table)!, -FRESH_DAYS[cadence]);
+    })
+    .sort((a, b) => (a.quote < b.quote ? -1 : 1))
+    .map((r) => {
+      // The published direction keeps the bank's digits; the other is computed to 8 digits (D6).
+      const other = toRateText(r.direction === 'direct' ? perBase(r) : new Decimal(1).div(r.rate));
+      return {
+        currency: r.quote,
+        direct: r.direction === 'direct' ? r.rate : other,
+        reciprocal: r.direction === 'indirect' ? r.rate : other,
+        lastUpdate: stamp(r.storedAt),
+        bankUpdate: `${r.date} ${bank.publishedAtUtc}`,
+      };
+    });
+}
+
+export class BankTable {
+  private readonly bodies = new Map<string, string>();
+  readonly lastUpdate: string | undefined;
+
+  constructor(
+    readonly bank: BankInfo & { countryName: string },
+    readonly rows: BankRow[],
+  ) {
+    this.lastUpdate = rows.reduce<string | undefined>((m, r) => (m === undefined || r.bankUpdate > m ? r.bankUpdate : m), undefined);
+  }
+
+  body(variant: BankVariant): string {
+    const key = `${variant.full}${variant.reciprocal}`;
+    const cached = this.bodies.get(key);
+    if (cached !== undefined) return cached;
+    const value = (r: BankRow) => new Num(variant.reciprocal ? r.reciprocal : r.direct);
+    const rates = variant.full
+      ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate }))
+      : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
+    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.bank.currency, last_update: this.lastUpdate ?? null };
+    const body = stringify({ code: 200, message: 'success', meta, rates });
+    this.bodies.set(key, body);
+    return body;
+  }
+}

@@ -1,0 +1,38 @@
+// Holds the current rates and bank tables and rebuilds them from the store when data lands.
+// Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
+import { blend } from '../blend/blend.js';
+import type { Source } from '../sources/types.js';
+import type { Store } from '../store/store.js';
+import { BankTable, currentRows } from './bank-table.js';
+import { RatesTable } from './table.js';
+
+/** How far back from each source's newest date the blend and bank tables look (a monthly window). */
+const LOOKBACK_DAYS = 45;
+
+export interface MarketSnapshot {
+  rates: RatesTable;
+  banks: ReadonlyMap<string, BankTable>;
+  builtAt: Date;
+}
+
+export class Market {
+  current: MarketSnapshot = { rates: RatesTable.empty(), banks: new Map(), builtAt: new Date(0) };
+
+  constructor(
+    private readonly store: Store,
+    private readonly sources: readonly Source[],
+    private readonly graceDays: number,
+  ) {}
+
+  async rebuild(now: Date): Promise<MarketSnapshot> {
+    const rows = await this.store.recentObservations(LOOKBACK_DAYS);
+    const rates = new RatesTable(blend([...this.sources], rows, this.graceDays));
+    const banks = new Map<string, BankTable>();
+    for (const source of this.sources) {
+      const own = rows.filter((r) => r.source === source.code);
+      banks.set(source.code, new BankTable(source, currentRows(source, own)));
+    }
+    this.current = { rates, banks, builtAt: now };
+    return this.current;
+  }
+}

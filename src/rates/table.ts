@@ -1,0 +1,73 @@
+// The immutable in-memory rates table a request reads. Built from one blend and never changed:
+// a new blend makes a new table, swapped in whole, so a request never sees half of one.
+import type { BlendedRate } from '../blend/blend.js';
+import { toRateText } from '../money/decimal.js';
+import { Num, stringify } from '../money/json.js';
+
+export interface PairRate {
+  /** The rate exactly as the response shows it (8 significant digits, D6). */
+  text: string;
+  /** Older of the two legs' newest contributing bank_update (D7). */
+  lastUpdate: string;
+}
+
+export class RatesTable {
+  private readonly pairs = new Map<string, PairRate>();
+  private readonly latestBodies = new Map<string, string>();
+  readonly codes: readonly string[];
+  /** Newest bank_update of all: what `/latest` rests on. */
+  readonly newestUpdate: string | undefined;
+
+  constructor(private readonly rates: ReadonlyMap<string, BlendedRate>) {
+    this.codes = [...rates.keys()].sort();
+    this.newestUpdate = rates.get('USD')?.bankUpdate;
+  }
+
+  static empty(): RatesTable {
+    return new RatesTable(new Map());
+  }
+
+  get size(): number {
+    return this.rates.size;
+  }
+
+  has(code: string): boolean {
+    return this.rates.has(code);
+  }
+
+  get(code: string): BlendedRate | undefined {
+    return this.rates.get(code);
+  }
+
+  /** Fresh on `today` (YYYY-MM-DD) per D10. */
+  isFresh(code: string, today: string): boolean {
+    const r = this.rates.get(code);
+    return r !== undefined && today <= r.freshUntil;
+  }
+
+  /** Units of `target` per 1 `base`, derived by division through the USD pivot. */
+  pair(base: string, target: string): PairRate | undefined {
+    const key = `${base}${target}`;
+    const cached = this.pairs.get(key);
+    if (cached) return cached;
+    const b = this.rates.get(base);
+    const t = this.rates.get(target);
+    if (!b || !t) return undefined;
+    const text = base === target ? '1' : toRateText(t.perUsd.div(b.perUsd));
+    const pair = { text, lastUpdate: b.bankUpdate < t.bankUpdate ? b.bankUpdate : t.bankUpdate };
+    this.pairs.set(key, pair);
+    return pair;
+  }
+
+  /** The whole `/latest` body for a base without amount: built once per table and base. */
+  latestBody(base: string): string | undefined {
+    const cached = this.latestBodies.get(base);
+    if (cached !== undefined) return cached;
+    if (!this.rates.has(base)) return undefined;
+    const rates: Record<string, Num> = {};
+    for (const code of this.codes) rates[code] = new Num(this.pair(base, code)!.text);
+    const body = stringify({ code: 200, message: 'success', rates });
+    this.latestBodies.set(base, body);
+    return body;
+  }
+}

@@ -1,0 +1,62 @@
+// `kurs serve`: migrate, seed and bootstrap an empty database, build the rates, listen, and pick up
+// data that other processes (`kurs ingest`) store while we run.
+import { readFile } from 'node:fs/promises';
+import { createKey } from './access/accounts.js';
+import type { Config } from './config.js';
+import { buildApp } from './http/app.js';
+import { loadSeed, type Seed } from './ingest/seed.js';
+import { openRuntime } from './runtime.js';
+import { SOURCES } from './sources/index.js';
+
+export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
+/** How often a server looks for snapshots stored by another process. */
+const DATA_POLL_MS = 2_000;
+export const BOOTSTRAP_POINTS = 1_000;
+
+export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
+  const { store, market } = await openRuntime(config);
+  const now = () => new Date();
+
+  if (config.seed && !(await store.hasSnapshots())) {
+    const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
+    const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
+    for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
+  }
+  const app = buildApp({ store, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel });
+  let version = await store.dataVersion();
+  await market.rebuild(now());
+
+  let bootstrapKey: string | undefined;
+  if (config.bootstrapKey && !(await store.hasAccounts())) {
+    bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS }, now())).key;
+  }
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  const url = new URL(address);
+  if (bootstrapKey) {
+    const host = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : url.hostname;
+    out(`First start: created a professional account with ${BOOTSTRAP_POINTS} points. Its API key, shown only this once:`);
+    out(`  ${bootstrapKey}`);
+    out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
+  }
+  out(`listening on http://${url.hostname.replace(/^\[|\]$/g, '')}:${url.port}`.replace('http://::1', 'http://[::1]'));
+
+  const poll = setInterval(() => {
+    store
+      .dataVersion()
+      .then(async (v) => {
+        if (v === version) return;
+        version = v;
+        await market.rebuild(now());
+        app.log.info({ dataVersion: v }, 'rates rebuilt');
+      })
+      .catch((err) => app.log.error({ err }, 'could not check for new data'));
+  }, DATA_POLL_MS);
+  poll.unref();
+
+  return async () => {
+    clearInterval(poll);
+    await app.close();
+    await store.close();
+  };
+}

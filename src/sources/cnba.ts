@@ -1,0 +1,95 @@
+// Czech National Bank exchange rate fixing: the JSON API (api.cnb.cz) and the pipe-delimited text file
+// in its English (daily.txt, decimal point) and Czech (denni_kurz.txt, decimal comma) forms.
+// Rates are CZK per `amount` units (100 JPY, 1000 IDR); the multiplier is kept as `unit`.
+import { cleanDecimal } from '../money/decimal.js';
+import { type Observation, type Payload, type Source } from './types.js';
+import { failFor, parseJson as readJsonText } from './read.js';
+
+const CODE = 'CNBA';
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_CODE = /^[A-Z]{3}$/;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+// The column line names the layout; anything else (year.txt, an HTML page) is not this file.
+const COLUMNS = ['Country|Currency|Amount|Code|Rate', 'země|měna|množství|kód|kurz'];
+// cnbapi/exrates/daily(-year) (live JSON), cnbapi-exrates-daily-year-….json (recorded), daily.txt,
+// denni_kurz.txt and recorded copies of them. year.txt has a different layout and is not read here.
+const NAME = /cnbapi[/-]exrates[/-]daily|(^|\/)(daily|denni_kurz)([-_.][^/]*)?\.txt(\?|$)/;
+
+const fail: (message: string) => never = failFor(CODE);
+
+function observation(date: string, quote: unknown, amount: unknown, raw: unknown): Observation {
+  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency code ${JSON.stringify(quote)} on ${date}`);
+  const unit = typeof amount === 'string' && /^\d+$/.test(amount) ? Number(amount) : amount;
+  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} amount ${JSON.stringify(amount)} on ${date}`);
+  if (typeof raw !== 'string' && typeof raw !== 'number') fail(`no ${quote} rate on ${date}`);
+  let rate: string;
+  try {
+    rate = cleanDecimal(raw);
+  } catch {
+    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
+  }
+  return { date, quote, rate, unit, direction: 'direct' };
+}
+
+function parseJson(text: string): Observation[] {
+  // Rates are JSON numbers: for the CNB's 3 decimals a double's shortest text is the published
+  // figure, less trailing zeros (24.170 → 24.17), which JSON itself does not keep.
+  const doc = readJsonText(CODE, 'payload', text);
+  const rates = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).rates : undefined;
+  // API errors are JSON too ({"description": …, "errorCode": …}) and have no rates array.
+  if (!Array.isArray(rates)) fail('JSON has no rates array');
+  return rates.map((r: unknown) => {
+    if (typeof r !== 'object' || r === null) fail('rate entry is not an object');
+    const { validFor, currencyCode, amount, rate } = r as Record<string, unknown>;
+    if (typeof validFor !== 'string' || !ISO_DATE.test(validFor)) fail(`bad validFor ${JSON.stringify(validFor)}`);
+    return observation(validFor, currencyCode, amount, rate);
+  });
+}
+
+/** "28.03.2022 #61" (Czech file) or "28 Mar 2022 #61" (English file). */
+function headerDate(line: string): string {
+  const czech = /^(\d{2})\.(\d{2})\.(\d{4}) #\d+$/.exec(line);
+  if (czech) return `${czech[3]}-${czech[2]}-${czech[1]}`;
+  const english = /^(\d{2}) ([A-Z][a-z]{2}) (\d{4}) #\d+$/.exec(line);
+  const month = english ? MONTHS.indexOf(english[2]!) + 1 : 0;
+  if (!english || month === 0) fail(`first line ${JSON.stringify(line.slice(0, 40))} is not "DD.MM.YYYY #n"`);
+  return `${english[3]}-${String(month).padStart(2, '0')}-${english[1]}`;
+}
+
+function parseText(text: string): Observation[] {
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const date = headerDate(lines[0] ?? '');
+  if (!COLUMNS.includes(lines[1] ?? '')) fail(`unexpected column line ${JSON.stringify(lines[1] ?? '')}`);
+  return lines.slice(2).map((line, i) => {
+    const cells = line.split('|');
+    if (cells.length !== 5) fail(`line ${i + 3} has ${cells.length} fields, expected 5`);
+    const [, , amount, quote, rate] = cells;
+    return observation(date, quote, amount, rate);
+  });
+}
+
+export const source: Source = {
+  code: CODE,
+  name: 'Czech National Bank',
+  countryCode: 'CZ',
+  countryName: 'Czechia',
+  currency: 'CZK',
+  cadence: 'daily',
+  schedule: '*/30 13-15 * * 1-5',
+  // Fixing declared after 14:30 Prague time; CET (UTC+1) gives 13:30 UTC (12:30 in summer, CEST).
+  publishedAtUtc: '13:30:00',
+  feedUrl: 'https://api.cnb.cz/cnbapi/exrates/daily?lang=EN',
+  termsUrl: 'https://www.cnb.cz/en/privacy-statement-and-disclaimer/disclaimer-copyright/',
+  // The terms let anyone reproduce the rates provided the CNB is always stated as the source.
+  attribution: 'Source: Czech National Bank',
+  accepts(name) {
+    return NAME.test(name);
+  },
+  parse(payload: Payload): Observation[] {
+    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '').trim();
+    const observations = text.startsWith('{') ? parseJson(text) : parseText(text);
+    if (observations.length === 0) fail(`${payload.name} holds no rates`);
+    return observations;
+  },
+};

@@ -1,0 +1,132 @@
+// European Central Bank euro reference rates. One adapter reads every shape the ECB serves (daily and
+// history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { cleanDecimal } from '../money/decimal.js';
+import { type Observation, type Payload, type Source } from './types.js';
+import { failFor } from './read.js';
+import { unzip } from './unzip.js';
+
+const CODE = 'ECBF';
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// eurofxref-daily.xml, eurofxref-hist(-90d).xml, eurofxref.zip, eurofxref-hist.zip, and recorded copies
+// named with their date (eurofxref-2026-04-13.csv, eurofxref-hist-90d-2025-04-04.xml).
+const NAME = /^eurofxref(-daily|-hist(-90d)?)?(-\d{4}-\d{2}-\d{2})?\.(xml|csv|zip)$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_CODE = /^[A-Z]{3}$/;
+
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  // Rates stay text: a parsed number would lose the published digits.
+  parseAttributeValue: false,
+  parseTagValue: false,
+  isArray: (tag) => tag === 'Cube',
+});
+
+const fail: (message: string) => never = failFor(CODE);
+
+function observation(date: string, quote: string, raw: string): Observation {
+  if (!ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
+  if (!ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
+  let rate: string;
+  try {
+    rate = cleanDecimal(raw);
+  } catch {
+    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
+  }
+  return { date, quote, rate, unit: 1, direction: 'indirect' };
+}
+
+type Node = Record<string, unknown>;
+const children = (node: unknown): Node[] =>
+  typeof node === 'object' && node !== null && Array.isArray((node as Node).Cube)
+    ? ((node as Node).Cube as unknown[]).filter((c): c is Node => typeof c === 'object' && c !== null)
+    : [];
+
+function parseXml(text: string): Observation[] {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) fail(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const doc = xml.parse(text) as Node;
+  if (typeof doc.Envelope !== 'object' || doc.Envelope === null) fail('XML is not a gesmes:Envelope');
+  const days = children(doc.Envelope).flatMap(children);
+  if (days.length === 0) fail('XML holds no dated Cube');
+  return days.flatMap((day) => {
+    const rates = children(day);
+    if (rates.length === 0) fail(`no rates for ${String(day.time)}`);
+    return rates.map((c) => observation(String(day.time), String(c.currency), String(c.rate)));
+  });
+}
+
+/** "13 April 2026" (daily CSV) or "2026-04-13" (history CSV). */
+function csvDate(text: string): string {
+  if (ISO_DATE.test(text)) return text;
+  const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(text);
+  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  if (!m || month === 0) fail(`bad CSV date ${JSON.stringify(text)}`);
+  return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+}
+
+function parseCsv(text: string): Observation[] {
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  const header = lines[0]!.split(',').map((cell) => cell.trim());
+  if (header[0] !== 'Date') fail('CSV does not start with a Date column');
+  // Both CSVs end every line with a separator; the empty last column that gives is no currency.
+  const columns = header.length - (header[header.length - 1] === '' ? 1 : 0);
+  for (let i = 1; i < columns; i++) if (!ISO_CODE.test(header[i]!)) fail(`bad CSV column ${JSON.stringify(header[i])}`);
+  if (lines.length < 2) fail('CSV has no rows');
+  const out: Observation[] = [];
+  for (let n = 1; n < lines.length; n++) {
+    const cells = lines[n]!.split(',').map((cell) => cell.trim());
+    // A short or long row means a cut-off or foreign file: never guess which column is which.
+    if (cells.length !== header.length) fail(`CSV line ${n + 1} has ${cells.length} cells, header has ${header.length}`);
+    const date = csvDate(cells[0]!);
+    for (let i = 1; i < columns; i++) {
+      // The history CSV writes N/A before a currency joined and after it left (RUB, HRK, BGN…).
+      if (cells[i] !== 'N/A') out.push(observation(date, header[i]!, cells[i]!));
+    }
+  }
+  return out;
+}
+
+function csvFromZip(body: Buffer): string {
+  let entries;
+  try {
+    entries = unzip(body);
+  } catch (err) {
+    fail(`unreadable ZIP: ${(err as Error).message}`);
+  }
+  const csv = entries.filter((e) => e.name.toLowerCase().endsWith('.csv'));
+  if (csv.length !== 1) fail(`ZIP holds ${csv.length} CSV members, expected 1`);
+  return csv[0]!.data.toString('utf8');
+}
+
+export const source: Source = {
+  code: CODE,
+  name: 'European Central Bank',
+  countryCode: 'EU',
+  countryName: 'Euro area',
+  currency: 'EUR',
+  cadence: 'daily',
+  schedule: '*/30 14-16 * * 1-5',
+  // Published ~16:00 CET; CET (UTC+1) gives 15:00 UTC. In summer (CEST) it is 14:00 UTC, an hour earlier.
+  publishedAtUtc: '15:00:00',
+  feedUrl: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+  termsUrl: 'https://www.ecb.europa.eu/home/disclaimer/html/index.en.html',
+  attribution: 'Source: European Central Bank',
+  accepts(name) {
+    return NAME.test(name.split(/[?#]/)[0]!.split('/').pop()!);
+  },
+  parse(payload: Payload): Observation[] {
+    const body = payload.body;
+    const isZip = body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'));
+    const text = (isZip ? csvFromZip(body) : body.toString('utf8')).replace(/^\uFEFF/, '').trimStart();
+    let observations: Observation[];
+    if (text.startsWith('<')) observations = parseXml(text);
+    else if (text.startsWith('Date')) observations = parseCsv(text);
+    else fail(`${payload.name} is neither ECB XML, CSV nor ZIP`);
+    if (observations.length === 0) fail(`${payload.name} holds no rates`);
+    return observations;
+  },
+};

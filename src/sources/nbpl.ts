@@ -1,0 +1,68 @@
+// Narodowy Bank Polski mid rates from api.nbp.pl: table A (major currencies, every business day) and
+// table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
+// tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
+import { cleanDecimal } from '../money/decimal.js';
+import { type Observation, type Payload, type Source } from './types.js';
+import { failFor, parseJson } from './read.js';
+
+const CODE = 'NBPL';
+const TABLES = new Set(['A', 'B']);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_CODE = /^[A-Z]{3}$/;
+// api/exchangerates/tables/A/… (live) or tables-A-….json (recorded). Table C (bid/ask) has no mid.
+const NAME = /(^|\/)tables[/-][AB]([/-]|$)/i;
+
+const fail: (message: string) => never = failFor(CODE);
+
+// Mids are JSON numbers, so they pass through a double: for NBP's 4–8 significant digits its shortest
+// text (what cleanDecimal takes) is the published figure, less trailing zeros (3.6770 → 3.677).
+const readJson = (payload: Payload): unknown => parseJson(CODE, payload.name, payload.body.toString('utf8'));
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function parseTable(table: unknown): Observation[] {
+  if (!isObject(table)) fail('table is not an object');
+  const { table: letter, no, effectiveDate: date, rates } = table;
+  if (typeof letter !== 'string' || !TABLES.has(letter)) fail(`table ${JSON.stringify(letter)} is not A or B`);
+  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`table ${String(no)} has bad effectiveDate ${JSON.stringify(date)}`);
+  if (!Array.isArray(rates) || rates.length === 0) fail(`table ${String(no)} has no rates`);
+  return rates.map((r: unknown): Observation => {
+    if (!isObject(r)) fail(`table ${String(no)} has a rate that is not an object`);
+    const { code: quote, mid } = r;
+    if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`table ${String(no)} has bad code ${JSON.stringify(quote)}`);
+    if (typeof mid !== 'number' && typeof mid !== 'string') fail(`table ${String(no)} has no mid for ${quote}`);
+    let rate: string;
+    try {
+      rate = cleanDecimal(mid);
+    } catch {
+      fail(`table ${String(no)} has bad ${quote} mid ${JSON.stringify(mid)}`);
+    }
+    return { date, quote, rate, unit: 1, direction: 'direct', table: letter };
+  });
+}
+
+export const source: Source = {
+  code: CODE,
+  name: 'Narodowy Bank Polski',
+  countryCode: 'PL',
+  countryName: 'Poland',
+  currency: 'PLN',
+  cadence: 'daily',
+  tableCadence: { A: 'daily', B: 'weekly' },
+  schedule: '*/30 11-13 * * 1-5',
+  // Tables are published between 11:45 and 12:15 Warsaw time; we take the end of that window so a
+  // timestamp is never earlier than the figure, and CET (UTC+1) gives 11:15 UTC (10:15 in summer, CEST).
+  publishedAtUtc: '11:15:00',
+  feedUrl: 'https://api.nbp.pl/api/exchangerates/tables/A/?format=json',
+  termsUrl: 'https://api.nbp.pl/en.html',
+  accepts(name) {
+    return NAME.test(name) && !/format=xml|\.xml$/i.test(name);
+  },
+  parse(payload: Payload): Observation[] {
+    const doc = readJson(payload);
+    // The API always answers with an array of tables, even for a single day.
+    if (!Array.isArray(doc)) fail(`${payload.name} is not an array of tables`);
+    if (doc.length === 0) fail(`${payload.name} holds no tables`);
+    return doc.flatMap(parseTable);
+  },
+};

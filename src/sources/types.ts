@@ -1,0 +1,63 @@
+// The adapter contract. An adapter turns a bank's raw payload into observations exactly as
+// published; ingest normalises (units, direction) and validates. `parse` is pure: no network, no clock.
+
+export type Cadence = 'daily' | 'weekly' | 'monthly';
+
+/** `direct`: `rate` is units of the bank's base currency per `unit` units of `quote` (CZK per 100 JPY).
+ *  `indirect`: `rate` is units of `quote` per `unit` units of the base (USD per 1 EUR at the ECB). */
+export type Direction = 'direct' | 'indirect';
+
+export interface Observation {
+  /** Publication (validity) date of the figure, YYYY-MM-DD, as the bank states it. */
+  date: string;
+  /** The foreign currency, ISO 4217 upper case, as published (may be defunct: HRK, LTL…). */
+  quote: string;
+  /** Exact decimal text as published (decimal comma turned into a point, float noise removed). */
+  rate: string;
+  /** Unit multiplier the bank quotes for (1, 100, 1000…). */
+  unit: number;
+  direction: Direction;
+  /** Table or series group when a source publishes several on different cadences (NBP 'A' / 'B'). */
+  table?: string;
+}
+
+/** One fetched or recorded payload. `name` is the file name or the URL path it came from: some feeds
+ *  (FRED) only say in the request which series a payload holds. */
+export interface Payload {
+  name: string;
+  body: Buffer;
+}
+
+export interface Source {
+  /** BIC4 (D9); never renamed. */
+  code: string;
+  name: string;
+  countryCode: string;
+  countryName: string;
+  /** The bank's base currency. */
+  currency: string;
+  cadence: Cadence;
+  /** Cadence per table where tables differ (NBP table B is weekly). */
+  tableCadence?: Record<string, Cadence>;
+  /** Cron expression (UTC) of when to poll. */
+  schedule: string;
+  /** Documented publication time of day, UTC, `HH:MM:SS`: joined with an observation's date it gives `bank_update` (D7). */
+  publishedAtUtc: string;
+  feedUrl: string;
+  termsUrl: string;
+  /** Credit line where the source's terms ask for one. */
+  attribution?: string;
+  /** Whether the live feed needs a (free) API key (KURS_SOURCE_<CODE>_KEY). */
+  needsKey?: boolean;
+  /** True when this payload name is something this adapter reads (skips READMEs, unrelated files). */
+  accepts(name: string): boolean;
+  parse(payload: Payload): Observation[];
+}
+
+/** Thrown by `parse` when a payload is not what the feed should send. */
+export class ParseError extends Error {
+  constructor(source: string, message: string) {
+    super(`${source}: ${message}`);
+    this.name = 'ParseError';
+  }
+}

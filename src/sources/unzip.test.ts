@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { unzip } from './unzip.js';
+
+const ECB = new URL('../../../shared/fixtures/sources/ECBF/', import.meta.url);
+const skip = existsSync(ECB) ? false : `shared fixtures not found at ${fileURLToPath(ECB)}`;
+
+interface Member {
+  name: string;
+  content: string;
+  method?: 0 | 8;
+  flags?: number;
+}
+
+/** Local headers and data as a ZIP writer lays them out, closed by an (empty) end-of-central-directory. */
+function zipOf(members: Member[]): Buffer {
+  const parts = members.flatMap(({ name, content, method = 8, flags = 0 }) => {
+    const data = Buffer.from(content);
+    const stored = method === 8 ? deflateRawSync(data) : data;
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(flags, 6);
+    header.writeUInt16LE(method, 8);
+    header.writeUInt32LE(crc32(data), 14);
+    header.writeUInt32LE(stored.length, 18);
+    header.writeUInt32LE(data.length, 22);
+    header.writeUInt16LE(Buffer.byteLength(name), 26);
+    return [header, Buffer.from(name), stored];
+  });
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  return Buffer.concat([...parts, end]);
+}
+
+const text = (entries: { name: string; data: Buffer }[]) => entries.map((e) => [e.name, e.data.toString()]);
+
+test('reads deflated and stored members in order, skipping directories', () => {
+  const zip = zipOf([
+    { name: 'data/', content: '', method: 0 },
+    { name: 'data/eurofxref.csv', content: 'Date, USD, \n13 April 2026, 1.1684, \n' },
+    { name: 'README.txt', content: 'stored as is', method: 0 },
+  ]);
+  assert.deepEqual(text(unzip(zip)), [
+    ['data/eurofxref.csv', 'Date, USD, \n13 April 2026, 1.1684, \n'],
+    ['README.txt', 'stored as is'],
+  ]);
+});
+
+test('rejects a cut-off archive', () => {
+  const zip = zipOf([{ name: 'eurofxref-hist.csv', content: 'Date,USD,\n2026-04-13,1.1684,\n'.repeat(50) }]);
+  assert.throws(() => unzip(zip.subarray(0, zip.length - 30)), /truncated/);
+  assert.throws(() => unzip(zip.subarray(0, 20)), /truncated local file header/);
+  assert.throws(() => unzip(zip.subarray(0, zip.length - 22)), /no central directory/);
+});
+
+test('rejects corrupted data through the CRC', () => {
+  const zip = zipOf([{ name: 'a.csv', content: 'stored', method: 0 }]);
+  zip[30 + 'a.csv'.length] = 'S'.charCodeAt(0);
+  assert.throws(() => unzip(zip), /CRC-32 mismatch/);
+});
+
+test('rejects what it cannot read exactly', () => {
+  assert.throws(() => unzip(Buffer.from('<html><body>Not Found</body></html>')), /not a ZIP local file header/);
+  assert.throws(() => unzip(zipOf([{ name: 'a.csv', content: 'x', flags: 0x0008 }])), /data descriptor/);
+  assert.throws(() => unzip(zipOf([{ name: 'a.csv', content: 'x', flags: 0x0001 }])), /encrypted/);
+});
+
+test('the ECB history archive holds exactly the recorded history CSV', { skip }, () => {
+  const entries = unzip(readFileSync(new URL('eurofxref-hist-2026-04-13.zip', ECB)));
+  assert.deepEqual(entries.map((e) => e.name), ['eurofxref-hist.csv']);
+  assert.ok(entries[0]!.data.equals(readFileSync(new URL('eurofxref-hist-2026-04-13.csv', ECB))));
+});

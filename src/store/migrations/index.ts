@@ -1,0 +1,13 @@
+// Versioned migrations, written with Kysely's schema builder so one list serves SQLite and PostgreSQL;
+// the few type differences are decided per dialect inside a migration. Never edit a migration that
+// has shipped; add the next one.
+import type { Migration } from 'kysely';
+import { initial, type DialectName } from './0001-initial.js';
+
+export type { DialectName };
+
+export function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '0001-initial': initial(dialect),
+  };
+}

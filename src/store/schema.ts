@@ -1,0 +1,65 @@
+// Table shapes as Kysely sees them. Dates and times are ISO text in UTC; rates are exact decimal text.
+import type { Generated } from 'kysely';
+
+export interface PlanTable {
+  id: string;
+  name: string;
+  monthly_points: number;
+  /** null: no per-minute limit. */
+  requests_per_minute: number | null;
+  /** JSON array of the endpoint ids the plan includes. */
+  endpoints: string;
+}
+
+export interface AccountTable {
+  id: string;
+  plan_id: string;
+  points: number;
+  /** ISO 8601 UTC, null for no expiry. */
+  expires_at: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored (D3). */
+  hash: string;
+  /** First 8 characters after `kurs_`, for display. */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface SnapshotTable {
+  id: Generated<number>;
+  source: string;
+  name: string;
+  sha256: string;
+  first_date: string;
+  last_date: string;
+  rows: number;
+  created_at: string;
+}
+
+export interface ObservationTable {
+  source: string;
+  quote: string;
+  date: string;
+  /** Per 1 unit, in the published direction, exact (unit multiplier divided out in decimal). */
+  rate: string;
+  direction: 'direct' | 'indirect';
+  unit: number;
+  tbl: string;
+  snapshot_id: number;
+  /** When Kurs stored (or revised) this figure: `last_update` of a bank row (D7). */
+  stored_at: string;
+}
+
+export interface Database {
+  plans: PlanTable;
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  snapshots: SnapshotTable;
+  observations: ObservationTable;
+}

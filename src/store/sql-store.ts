@@ -1,0 +1,229 @@
+// The Store over Kysely. The queries are written once for both engines; the dialect decides only
+// the driver (see open.ts) and a few column types in the migrations.
+import { Kysely, Migrator, sql, type Selectable } from 'kysely';
+import { addDays } from '../blend/freshness.js';
+import type { EndpointId } from '../config.js';
+import { migrations } from './migrations/index.js';
+import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
+import type {
+  Account, AccountPatch, ChargeResult, KeyLookup, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store,
+} from './store.js';
+
+/** Rows per INSERT: well under SQLite's bound-parameter limit with 9 columns. */
+const INSERT_CHUNK = 500;
+
+const toPlan = (r: Selectable<PlanTable>): Plan => ({
+  id: r.id,
+  name: r.name,
+  monthlyPoints: Number(r.monthly_points),
+  requestsPerMinute: r.requests_per_minute === null ? null : Number(r.requests_per_minute),
+  endpoints: JSON.parse(r.endpoints) as EndpointId[],
+});
+
+const toAccount = (r: Selectable<AccountTable>): Account => ({
+  id: r.id,
+  planId: r.plan_id,
+  // PostgreSQL returns bigint as text.
+  points: Number(r.points),
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+});
+
+const toObservation = (r: Selectable<ObservationTable>): ObservationRow => ({
+  source: r.source,
+  quote: r.quote,
+  date: r.date,
+  rate: r.rate,
+  direction: r.direction,
+  unit: Number(r.unit),
+  table: r.tbl,
+  storedAt: r.stored_at,
+});
+
+export class SqlStore implements Store {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: 'sqlite' | 'postgres',
+  ) {}
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: { getMigrations: async () => migrations(this.dialect) } });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  async listPlans(): Promise<Plan[]> {
+    return (await this.db.selectFrom('plans').selectAll().orderBy('monthly_points').execute()).map(toPlan);
+  }
+
+  async getPlan(id: string): Promise<Plan | undefined> {
+    const r = await this.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toPlan(r);
+  }
+
+  async createAccount(a: Account): Promise<void> {
+    await this.db
+      .insertInto('accounts')
+      .values({ id: a.id, plan_id: a.planId, points: a.points, expires_at: a.expiresAt, created_at: a.createdAt })
+      .execute();
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    const r = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toAccount(r);
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (await this.db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute()).map(toAccount);
+  }
+
+  async updateAccount(id: string, patch: AccountPatch): Promise<Account | undefined> {
+    const set: Partial<AccountTable> = {};
+    if (patch.planId !== undefined) set.plan_id = patch.planId;
+    if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
+    if (Object.keys(set).length > 0) await this.db.updateTable('accounts').set(set).where('id', '=', id).execute();
+    return this.getAccount(id);
+  }
+
+  async topUp(id: string, points: number): Promise<number | undefined> {
+    const r = await this.db
+      .updateTable('accounts')
+      .set((eb) => ({ points: eb('points', '+', points) }))
+      .where('id', '=', id)
+      .returning('points')
+      .executeTakeFirst();
+    return r && Number(r.points);
+  }
+
+  async hasAccounts(): Promise<boolean> {
+    return (await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async createKey(k: KeyRecord & { hash: string }): Promise<void> {
+    await this.db
+      .insertInto('api_keys')
+      .values({ id: k.id, account_id: k.accountId, hash: k.hash, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt })
+      .execute();
+  }
+
+  async revokeKey(id: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async listKeys(accountId?: string): Promise<KeyRecord[]> {
+    let q = this.db.selectFrom('api_keys').select(['id', 'account_id', 'prefix', 'created_at', 'revoked_at']);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const rows = await q.orderBy('created_at').orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, accountId: r.account_id, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at }));
+  }
+
+  async findKey(hash: string): Promise<KeyLookup | undefined> {
+    const r = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .innerJoin('plans as p', 'p.id', 'a.plan_id')
+      .select([
+        'k.id as key_id', 'a.id', 'a.plan_id', 'a.points', 'a.expires_at', 'a.created_at',
+        'p.name', 'p.monthly_points', 'p.requests_per_minute', 'p.endpoints',
+      ])
+      .where('k.hash', '=', hash)
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!r) return undefined;
+    return {
+      keyId: r.key_id,
+      account: toAccount(r),
+      plan: toPlan({ id: r.plan_id, name: r.name, monthly_points: r.monthly_points, requests_per_minute: r.requests_per_minute, endpoints: r.endpoints }),
+    };
+  }
+
+  async charge(accountId: string, cost: number): Promise<ChargeResult> {
+    // One conditional UPDATE: the balance check and the decrement are a single atomic statement.
+    const r = await this.db
+      .updateTable('accounts')
+      .set((eb) => ({ points: eb('points', '-', cost) }))
+      .where('id', '=', accountId)
+      .where('points', '>=', cost)
+      .returning('points')
+      .executeTakeFirst();
+    if (r) return { ok: true, remaining: Number(r.points) };
+    const left = await this.db.selectFrom('accounts').select('points').where('id', '=', accountId).executeTakeFirst();
+    return { ok: false, remaining: left ? Number(left.points) : 0 };
+  }
+
+  async storeSnapshot(s: SnapshotInput): Promise<SnapshotResult> {
+    if (s.rows.length === 0) throw new Error(`${s.source}: refusing to store an empty snapshot`);
+    const dates = s.rows.map((r) => r.date).sort();
+    const first = dates[0]!;
+    const last = dates[dates.length - 1]!;
+    return this.db.transaction().execute(async (trx) => {
+      const seen = await trx.selectFrom('snapshots').select('id').where('source', '=', s.source).where('sha256', '=', s.sha256).executeTakeFirst();
+      if (seen) return { status: 'duplicate' } as const;
+      const { id } = await trx
+        .insertInto('snapshots')
+        .values({ source: s.source, name: s.name, sha256: s.sha256, first_date: first, last_date: last, rows: s.rows.length, created_at: s.at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const existing = new Map<string, string>();
+      const old = await trx
+        .selectFrom('observations')
+        .select(['quote', 'date', 'rate'])
+        .where('source', '=', s.source)
+        .where('date', '>=', first)
+        .where('date', '<=', last)
+        .execute();
+      for (const o of old) existing.set(`${o.quote} ${o.date}`, o.rate);
+
+      const fresh: Selectable<ObservationTable>[] = [];
+      let revised = 0;
+      let unchanged = 0;
+      for (const r of s.rows) {
+        const before = existing.get(`${r.quote} ${r.date}`);
+        if (before === r.rate) {
+          unchanged++;
+          continue;
+        }
+        const row = { source: s.source, quote: r.quote, date: r.date, rate: r.rate, direction: r.direction, unit: r.unit, tbl: r.table, snapshot_id: Number(id), stored_at: s.at };
+        if (before === undefined) {
+          fresh.push(row);
+        } else {
+          revised++;
+          await trx.updateTable('observations').set(row).where('source', '=', s.source).where('quote', '=', r.quote).where('date', '=', r.date).execute();
+        }
+      }
+      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+        await trx.insertInto('observations').values(fresh.slice(i, i + INSERT_CHUNK)).execute();
+      }
+      return { status: 'stored', inserted: fresh.length, revised, unchanged } as const;
+    });
+  }
+
+  async hasSnapshots(): Promise<boolean> {
+    return (await this.db.selectFrom('snapshots').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async dataVersion(): Promise<number> {
+    const r = await this.db.selectFrom('snapshots').select(sql<number | string | null>`max(id)`.as('v')).executeTakeFirst();
+    return Number(r?.v ?? 0);
+  }
+
+  async recentObservations(days: number): Promise<ObservationRow[]> {
+    const newest = await this.db.selectFrom('observations').select(['source', sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
+    const out: ObservationRow[] = [];
+    for (const { source, newest: date } of newest) {
+      const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', addDays(date, -days)).execute();
+      for (const r of rows) out.push(toObservation(r));
+    }
+    return out;
+  }
+}

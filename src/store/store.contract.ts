@@ -1,0 +1,95 @@
+// The contract every Store engine must pass. Engine test files call `storeContract` with a factory
+// that returns a fresh, empty, migrated store.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Store } from './store.js';
+
+const NOW = '2026-04-14T12:00:00.000Z';
+
+export function storeContract(engine: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  const withStore = (fn: (store: Store) => Promise<void>) => async () => {
+    const { store, cleanup } = await open();
+    try {
+      await fn(store);
+    } finally {
+      await cleanup();
+    }
+  };
+
+  describe(`store contract: ${engine}`, () => {
+    test('migrating twice is harmless and the default plans exist', withStore(async (store) => {
+      await store.migrate();
+      const plans = await store.listPlans();
+      assert.deepEqual(plans.map((p) => p.id), ['starter', 'professional', 'business']);
+      assert.deepEqual((await store.getPlan('starter'))!.endpoints, ['latest', 'rate', 'convert', 'banks', 'currencies']);
+      assert.equal((await store.getPlan('business'))!.requestsPerMinute, null);
+      assert.equal(await store.getPlan('gold'), undefined);
+    }));
+
+    test('accounts: create, read, update, top up', withStore(async (store) => {
+      assert.equal(await store.hasAccounts(), false);
+      await store.createAccount({ id: 'acc_1', planId: 'starter', points: 10, expiresAt: null, createdAt: NOW });
+      assert.equal(await store.hasAccounts(), true);
+      assert.deepEqual(await store.getAccount('acc_1'), { id: 'acc_1', planId: 'starter', points: 10, expiresAt: null, createdAt: NOW });
+      assert.equal(await store.topUp('acc_1', 5), 15);
+      assert.equal(await store.topUp('acc_none', 5), undefined);
+      const updated = await store.updateAccount('acc_1', { planId: 'business', expiresAt: '2027-01-01T00:00:00.000Z' });
+      assert.equal(updated!.planId, 'business');
+      assert.equal(updated!.expiresAt, '2027-01-01T00:00:00.000Z');
+      assert.equal((await store.updateAccount('acc_1', { expiresAt: null }))!.expiresAt, null);
+      assert.deepEqual((await store.listAccounts()).map((a) => a.id), ['acc_1']);
+    }));
+
+    test('keys: found by hash with account and plan until revoked', withStore(async (store) => {
+      await store.createAccount({ id: 'acc_1', planId: 'professional', points: 3, expiresAt: null, createdAt: NOW });
+      await store.createKey({ id: 'key_1', accountId: 'acc_1', hash: 'a'.repeat(64), prefix: 'abcdefgh', createdAt: NOW, revokedAt: null });
+      const found = await store.findKey('a'.repeat(64));
+      assert.equal(found!.keyId, 'key_1');
+      assert.equal(found!.account.points, 3);
+      assert.equal(found!.plan.id, 'professional');
+      assert.equal(await store.findKey('b'.repeat(64)), undefined);
+      assert.equal(await store.revokeKey('key_1'), true);
+      assert.equal(await store.revokeKey('key_1'), false);
+      assert.equal(await store.findKey('a'.repeat(64)), undefined);
+      assert.equal((await store.listKeys('acc_1'))[0]!.revokedAt !== null, true);
+    }));
+
+    test('charge: concurrent charges never spend more than the balance', withStore(async (store) => {
+      await store.createAccount({ id: 'acc_1', planId: 'business', points: 20, expiresAt: null, createdAt: NOW });
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.charge('acc_1', 1)));
+      assert.equal(results.filter((r) => r.ok).length, 20);
+      assert.deepEqual(results.filter((r) => r.ok).map((r) => r.remaining).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i));
+      assert.ok(results.filter((r) => !r.ok).every((r) => r.remaining === 0));
+      assert.equal((await store.getAccount('acc_1'))!.points, 0);
+      assert.deepEqual(await store.charge('acc_1', 0), { ok: true, remaining: 0 });
+    }));
+
+    test('snapshots: stored atomically once; a revision is counted; versions grow', withStore(async (store) => {
+      assert.equal(await store.dataVersion(), 0);
+      const rows = [
+        { quote: 'USD', date: '2026-04-13', rate: '1.1684', direction: 'indirect' as const, unit: 1, table: '' },
+        { quote: 'JPY', date: '2026-04-13', rate: '187.10', direction: 'indirect' as const, unit: 1, table: '' },
+      ];
+      assert.deepEqual(await store.storeSnapshot({ source: 'ECBF', name: 'a.xml', sha256: '1'.repeat(64), rows, at: NOW }), { status: 'stored', inserted: 2, revised: 0, unchanged: 0 });
+      const v1 = await store.dataVersion();
+      assert.ok(v1 > 0);
+      assert.deepEqual(await store.storeSnapshot({ source: 'ECBF', name: 'a.xml', sha256: '1'.repeat(64), rows, at: NOW }), { status: 'duplicate' });
+      assert.equal(await store.dataVersion(), v1);
+      const revised = [{ ...rows[0]!, rate: '1.1690' }, rows[1]!];
+      assert.deepEqual(await store.storeSnapshot({ source: 'ECBF', name: 'b.xml', sha256: '2'.repeat(64), rows: revised, at: NOW }), { status: 'stored', inserted: 0, revised: 1, unchanged: 1 });
+      assert.ok((await store.dataVersion()) > v1);
+      await assert.rejects(store.storeSnapshot({ source: 'ECBF', name: 'c.xml', sha256: '3'.repeat(64), rows: [], at: NOW }));
+      const recent = await store.recentObservations(45);
+      assert.deepEqual(recent.map((r) => `${r.quote} ${r.rate} ${r.direction} ${r.table}`).sort(), ['JPY 187.10 indirect ', 'USD 1.1690 indirect ']);
+      assert.equal(recent[0]!.storedAt, NOW);
+    }));
+
+    test('recentObservations looks back from each source\'s own newest date', withStore(async (store) => {
+      const row = (date: string) => ({ quote: 'USD', date, rate: '1', direction: 'direct' as const, unit: 1, table: '' });
+      await store.storeSnapshot({ source: 'AAAA', name: 'x', sha256: '4'.repeat(64), rows: [row('2020-01-01'), row('2020-03-01'), row('2020-03-20')], at: NOW });
+      await store.storeSnapshot({ source: 'BBBB', name: 'y', sha256: '5'.repeat(64), rows: [row('2026-04-13')], at: NOW });
+      const dates = (await store.recentObservations(45)).map((r) => `${r.source} ${r.date}`).sort();
+      assert.deepEqual(dates, ['AAAA 2020-03-01', 'AAAA 2020-03-20', 'BBBB 2026-04-13']);
+    }));
+  });
+}

@@ -1,0 +1,102 @@
+// The one storage interface. Two engines implement it (SQLite embedded, PostgreSQL for scale-out);
+// `store.contract.ts` is the suite both must pass. Routes and commands see only this.
+import type { EndpointId } from '../config.js';
+import type { Direction } from '../sources/types.js';
+
+export interface Plan {
+  id: string;
+  name: string;
+  monthlyPoints: number;
+  requestsPerMinute: number | null;
+  endpoints: EndpointId[];
+}
+
+export interface Account {
+  id: string;
+  planId: string;
+  points: number;
+  /** ISO 8601 UTC; null: no expiry. */
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface KeyRecord {
+  id: string;
+  accountId: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface KeyLookup {
+  keyId: string;
+  account: Account;
+  plan: Plan;
+}
+
+/** The balance after the attempt; `ok: false` means the balance was short and nothing was taken. */
+export type ChargeResult = { ok: boolean; remaining: number };
+
+export interface ObservationRow {
+  source: string;
+  quote: string;
+  date: string;
+  /** Per 1 unit, published direction, exact decimal text. */
+  rate: string;
+  direction: Direction;
+  unit: number;
+  table: string;
+  storedAt: string;
+}
+
+export interface SnapshotInput {
+  source: string;
+  name: string;
+  sha256: string;
+  rows: Omit<ObservationRow, 'source' | 'storedAt'>[];
+  at: string;
+}
+
+export type SnapshotResult =
+  | { status: 'duplicate' }
+  | { status: 'stored'; inserted: number; revised: number; unchanged: number };
+
+export interface AccountPatch {
+  planId?: string;
+  expiresAt?: string | null;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  listPlans(): Promise<Plan[]>;
+  getPlan(id: string): Promise<Plan | undefined>;
+
+  createAccount(account: Account): Promise<void>;
+  getAccount(id: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  updateAccount(id: string, patch: AccountPatch): Promise<Account | undefined>;
+  /** Adds points; returns the new balance, undefined for an unknown account. */
+  topUp(id: string, points: number): Promise<number | undefined>;
+  hasAccounts(): Promise<boolean>;
+
+  createKey(key: KeyRecord & { hash: string }): Promise<void>;
+  /** True when a live key was revoked now. */
+  revokeKey(id: string): Promise<boolean>;
+  listKeys(accountId?: string): Promise<KeyRecord[]>;
+  /** The live (not revoked) key with this SHA-256, with its account and plan. */
+  findKey(hash: string): Promise<KeyLookup | undefined>;
+
+  /** Takes `cost` points atomically with the balance check: never below zero, never twice. */
+  charge(accountId: string, cost: number): Promise<ChargeResult>;
+
+  /** Stores one parsed payload atomically; the same payload (by SHA-256) a second time changes nothing. */
+  storeSnapshot(snapshot: SnapshotInput): Promise<SnapshotResult>;
+  hasSnapshots(): Promise<boolean>;
+  /** Grows whenever a snapshot lands, from any process: servers poll it to pick up new data. */
+  dataVersion(): Promise<number>;
+  /** Every source's observations from `days` calendar days before its own newest date onward. */
+  recentObservations(days: number): Promise<ObservationRow[]>;
+}

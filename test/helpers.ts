@@ -1,0 +1,73 @@
+// Shared test wiring: a real SQLite file in a temp folder, the bundled seed loaded through the
+// ordinary ingest path, a fixed clock, and the app built exactly as the server builds it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
+import { ENDPOINT_IDS, type EndpointId } from '../src/config.js';
+import { buildApp } from '../src/http/app.js';
+import { loadSeed, type Seed } from '../src/ingest/seed.js';
+import { Market } from '../src/rates/market.js';
+import { SEED_FILE } from '../src/server.js';
+import { SOURCES } from '../src/sources/index.js';
+import { openSqlite } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
+
+/** The day after the newest ECB figure in the seed: ECB-backed currencies are fresh, the rest are not. */
+export const SEED_TODAY = new Date('2026-04-14T12:00:00Z');
+
+export const seed = (): Seed => JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed;
+
+export function tempDb(): { path: string; url: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'kurs-test-'));
+  const path = join(dir, 'kurs.db');
+  return { path, url: `sqlite:${path}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  market: Market;
+  logs: string[];
+  key(opts?: CreateKeyOptions): Promise<{ key: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>> } = {}): Promise<TestApp> {
+  const db = tempDb();
+  const store = openSqlite(db.path);
+  await store.migrate();
+  const now = () => opts.now ?? SEED_TODAY;
+  if (opts.seeded !== false) await loadSeed(store, SOURCES, seed(), now());
+  const market = new Market(store, SOURCES, 0);
+  await market.rebuild(now());
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
+  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream });
+  await app.ready();
+  return {
+    app,
+    store,
+    market,
+    logs,
+    async key(keyOpts = { plan: 'business', points: 1000 }) {
+      const created = await createKey(store, keyOpts, now());
+      return { key: created.key, accountId: created.account_id };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      db.cleanup();
+    },
+  };
+}
+
+export const fixturesDir = new URL('../../shared/fixtures/sources/', import.meta.url);

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { after, describe, test } from 'node:test';
+import { tempDb } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
+
+/** Starts `kurs serve` and resolves with everything it printed up to the `listening on` line. */
+async function start(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[]; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', KURS_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let buffer = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line; printed:\n${lines.join('\n')}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const m = /^listening on (http:\/\/\S+)$/.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening:\n${lines.join('\n')}`)));
+  });
+  return { child, lines, url };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  return code as number | null;
+}
+
+describe('kurs serve: the first start', () => {
+  const db = tempDb();
+  after(() => db.cleanup());
+
+  test('on an empty database: seeds, prints a key once with a curl line that works', async () => {
+    const { child, lines, url } = await start({ KURS_DATABASE_URL: db.url });
+    try {
+      const curl = lines.find((l) => l.includes('curl '));
+      assert.ok(curl, `no curl line in:\n${lines.join('\n')}`);
+      const m = /curl -H 'Authorization: (kurs_[0-9A-Za-z]{32})' (http:\/\/\S+)$/.exec(curl);
+      assert.ok(m, curl);
+      assert.ok(m[2]!.startsWith(url), `${m[2]} is not on ${url}`);
+      assert.ok(m[2]!.endsWith('/v1/EUR/latest'));
+      const res = await fetch(m[2]!, { headers: { authorization: m[1]! } });
+      assert.equal(res.status, 200);
+      const body = await res.json();
+      assert.equal(body.rates.EUR, 1);
+      assert.ok(Object.keys(body.rates).length > 100);
+      assert.equal(res.headers.get('x-points-remaining'), '999');
+    } finally {
+      assert.equal(await stop(child), 0);
+    }
+  });
+
+  test('a second start creates no key and prints none', async () => {
+    const { child, lines } = await start({ KURS_DATABASE_URL: db.url });
+    await stop(child);
+    assert.ok(!lines.some((l) => l.includes('kurs_')), lines.join('\n'));
+  });
+
+  test('KURS_BOOTSTRAP_KEY=off creates no account on an empty database', async () => {
+    const other = tempDb();
+    try {
+      const { child, lines } = await start({ KURS_DATABASE_URL: other.url, KURS_BOOTSTRAP_KEY: 'off' });
+      await stop(child);
+      assert.ok(!lines.some((l) => l.includes('kurs_')));
+    } finally {
+      other.cleanup();
+    }
+  });
+});
