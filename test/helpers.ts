@@ -31,7 +31,7 @@ export interface TestApp {
   store: Store;
   market: Market;
   logs: string[];
-  key(opts?: CreateKeyOptions): Promise<{ key: string; accountId: string }>;
+  key(opts?: CreateKeyOptions): Promise<{ key: string; keyId: string; accountId: string }>;
   close(): Promise<void>;
 }
 
@@ -60,7 +60,7 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
     logs,
     async key(keyOpts = { plan: 'business', points: 1000 }) {
       const created = await createKey(store, keyOpts, now());
-      return { key: created.key, accountId: created.account_id };
+      return { key: created.key, keyId: created.key_id, accountId: created.account_id };
     },
     async close() {
       await app.close();

@@ -65,8 +65,8 @@ describe('authentication and plan checks (D2, D3)', () => {
   test('a revoked key is 401 while a second key of the same account still works', async () => {
     const first = await t.key({ plan: 'business', points: 10 });
     const second = await t.key({ accountId: first.accountId });
-    const [keyRecord] = await t.store.listKeys(first.accountId);
-    assert.ok(await t.store.revokeKey(keyRecord!.id));
+    assert.equal((await t.store.listKeys(first.accountId)).length, 2);
+    assert.ok(await t.store.revokeKey(first.keyId));
     assert.equal((await get('/v1/banks', { authorization: first.key })).statusCode, 401);
     const ok = await get('/v1/banks', { authorization: second.key });
     assert.equal(ok.statusCode, 200);
