@@ -37,7 +37,7 @@ await store.migrate();
 const { key, account_id: accountId } = await createKey(store, { plan: 'business', points: 1_000_000_000 }, new Date());
 await store.close();
 
-const kurs = await startKurs({ KURS_DATABASE_URL: `sqlite:${dbPath}`, KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn' });
+const kurs = await startKurs({ KURS_DATABASE_URL: `sqlite:${dbPath}`, KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off' });
 const target = `${kurs.url}/v1/USD/latest`;
 const sample = await fetch(target, { headers: { authorization: key } });
 const body = await sample.text();

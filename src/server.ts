@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { createKey } from './access/accounts.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
+import { createHttpClient } from './sources/http.js';
 import { openRuntime } from './runtime.js';
 import { SOURCES } from './sources/index.js';
 
@@ -41,22 +43,25 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   }
   out(`listening on http://${url.hostname.replace(/^\[|\]$/g, '')}:${url.port}`.replace('http://::1', 'http://[::1]'));
 
-  const poll = setInterval(() => {
-    store
-      .dataVersion()
-      .then(async (v) => {
-        if (v === version) return;
-        version = v;
-        await market.rebuild(now());
-        app.log.info({ dataVersion: v }, 'rates rebuilt');
-      })
-      .catch((err) => app.log.error({ err }, 'could not check for new data'));
-  }, DATA_POLL_MS);
+  const refresh = async () => {
+    const v = await store.dataVersion();
+    if (v === version) return;
+    version = v;
+    await market.rebuild(now());
+    app.log.info({ dataVersion: v }, 'rates rebuilt');
+  };
+  const poll = setInterval(() => refresh().catch((err) => app.log.error({ err }, 'could not check for new data')), DATA_POLL_MS);
   poll.unref();
+
+  const scheduler = config.ingest
+    ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), config, now, onData: refresh, log: app.log })
+    : undefined;
+  scheduler?.start();
 
   return async () => {
     clearInterval(poll);
     await app.close();
+    await scheduler?.stop();
     await store.close();
   };
 }

@@ -9,6 +9,9 @@ import { SOURCES, sourceByCode } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { fixturesDir, seed, SEED_TODAY, tempDb } from './helpers.js';
+
+/** After the newest recorded payload, so that no figure is dated ahead. */
+const AFTER_FIXTURES = new Date('2026-11-22T12:00:00Z');
 import { readFileSync } from 'node:fs';
 import { SEED_FILE } from '../src/server.js';
 
@@ -29,13 +32,13 @@ describe('ingest of the real recorded payloads', { skip }, () => {
   });
 
   test('imports every payload of every adapter without error, and a second run changes nothing', async () => {
-    const first = await ingestDir(store, SOURCES, FIXTURES, () => SEED_TODAY);
+    const first = await ingestDir(store, SOURCES, FIXTURES, () => AFTER_FIXTURES);
     const failed = first.outcomes.filter((o) => o.status === 'failed');
     assert.deepEqual(failed, []);
     assert.deepEqual([...new Set(first.outcomes.map((o) => o.source))].sort(), SOURCES.map((s) => s.code).sort());
     assert.ok(first.unknownFolders.length > 0 && !first.unknownFolders.includes('ECBF'));
     const version = await store.dataVersion();
-    const second = await ingestDir(store, SOURCES, FIXTURES, () => SEED_TODAY);
+    const second = await ingestDir(store, SOURCES, FIXTURES, () => AFTER_FIXTURES);
     assert.ok(second.outcomes.every((o) => o.status === 'duplicate'), 'second run stored something');
     assert.equal(await store.dataVersion(), version);
   });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
@@ -9,7 +12,7 @@ const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
 
 /** Starts `kurs serve` and resolves with everything it printed up to the `listening on` line. */
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[]; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', KURS_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let buffer = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -59,6 +62,39 @@ describe('kurs serve: the first start', () => {
       assert.equal(res.headers.get('x-points-remaining'), '999');
     } finally {
       assert.equal(await stop(child), 0);
+    }
+  });
+
+  test('data that `kurs ingest` stores while the server runs is served within seconds', async () => {
+    const { child, url } = await start({ KURS_DATABASE_URL: db.url });
+    const dir = mkdtempSync(join(tmpdir(), 'kurs-drop-'));
+    try {
+      mkdirSync(join(dir, 'ECBF'));
+      writeFileSync(join(dir, 'ECBF', 'eurofxref-daily.xml'), `<?xml version="1.0" encoding="UTF-8"?>
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+\t<gesmes:subject>Reference rates</gesmes:subject>
+\t<Cube>
+\t\t<Cube time='2026-04-14'>
+\t\t\t<Cube currency='USD' rate='1.1712'/>
+\t\t\t<Cube currency='JPY' rate='186.95'/>
+\t\t</Cube>
+\t</Cube>
+</gesmes:Envelope>`);
+      const ingest = spawnSync(process.execPath, [BIN, 'ingest', 'ECBF', '--from-dir', dir], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' });
+      assert.equal(ingest.status, 0, ingest.stderr);
+      assert.match(ingest.stdout, /ECBF eurofxref-daily.xml: 2 new/);
+      const { key } = JSON.parse(spawnSync(process.execPath, [BIN, 'keys', 'create', '--plan', 'business', '--json'], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' }).stdout);
+      const deadline = Date.now() + 10_000;
+      let usd: unknown;
+      while (Date.now() < deadline) {
+        usd = (await (await fetch(`${url}/v1/bank/ECBF?reciprocal=true`, { headers: { authorization: key } })).json()).rates.USD;
+        if (usd === 1.1712) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.equal(usd, 1.1712);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await stop(child);
     }
   });
 

@@ -1,10 +1,13 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { missedPublications } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
+import { ingestLive } from '../ingest/live.js';
 import { serve } from '../server.js';
+import { createHttpClient } from '../sources/http.js';
 import { SOURCES } from '../sources/index.js';
-import { CliError, print, withRuntime } from './util.js';
+import { CliError, print, printJson, table, withRuntime } from './util.js';
 
 export function dataCommands(program: Command): void {
   program
@@ -32,29 +35,72 @@ export function dataCommands(program: Command): void {
 
   program
     .command('ingest [bank_codes...]')
-    .description('import payloads laid out as <dir>/<BANK_CODE>/<files> (idempotent)')
+    .description('fetch the banks\' feeds now, or with --from-dir import payloads laid out as <dir>/<BANK_CODE>/<files>; idempotent')
     .option('--from-dir <dir>', 'folder of recorded payloads, one sub-folder per bank code')
-    .action(async (codes: string[], o: { fromDir?: string }) => {
-      if (!o.fromDir) throw new CliError('live fetching is not available yet: give --from-dir <dir>');
+    .option('--accept-jumps', 'store figures that moved more than 50% (a real devaluation the jump rule held back)')
+    .action(async (codes: string[], o: { fromDir?: string; acceptJumps?: boolean }) => {
       const only = codes.length > 0 ? codes.map((c) => c.toUpperCase()) : undefined;
       const unknown = only?.filter((c) => !SOURCES.some((s) => s.code === c)) ?? [];
       if (unknown.length > 0) throw new CliError(`no adapter for ${unknown.join(', ')}; \`kurs\` knows ${SOURCES.map((s) => s.code).join(', ')}`);
-      const report = await withRuntime(({ store }) => ingestDir(store, SOURCES, o.fromDir!, () => new Date(), only)).catch((err: NodeJS.ErrnoException) => {
-        throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new CliError(`cannot read ${o.fromDir}: ${err.code}`) : err;
+      const opts = { acceptJumps: o.acceptJumps === true };
+      const outcomes = await withRuntime(async ({ store, config }) => {
+        if (o.fromDir) {
+          const report = await ingestDir(store, SOURCES, o.fromDir, () => new Date(), only, opts).catch((err: NodeJS.ErrnoException) => {
+            throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new CliError(`cannot read ${o.fromDir}: ${err.code}`) : err;
+          });
+          for (const folder of report.unknownFolders) process.stderr.write(`warning: no adapter for folder ${folder}; skipped\n`);
+          return report.outcomes;
+        }
+        const deps = { store, config, http: createHttpClient(), now: () => new Date() };
+        const results = await Promise.all(SOURCES.filter((s) => !only || only.includes(s.code)).map((s) => ingestLive(deps, s, opts)));
+        let failedFetches = 0;
+        for (const r of results) {
+          if (r.status === 'skipped') process.stderr.write(`warning: ${r.source} skipped: ${r.reason}\n`);
+          if (r.status === 'fetch_failed') {
+            failedFetches++;
+            print(`${r.source}: FETCH FAILED: ${r.reason}`);
+          }
+        }
+        if (failedFetches > 0) process.exitCode = 1;
+        return results.flatMap((r) => (r.status === 'done' ? r.outcomes : []));
       });
-      for (const folder of report.unknownFolders) process.stderr.write(`warning: no adapter for folder ${folder}; skipped\n`);
       let failed = 0;
-      for (const r of report.outcomes) {
+      for (const r of outcomes) {
         if (r.status === 'failed') {
           failed++;
           print(`${r.source} ${r.name}: FAILED: ${r.reason}`);
         } else if (r.status === 'duplicate') {
           print(`${r.source} ${r.name}: already imported`);
+        } else if (r.status === 'no_publication') {
+          print(`${r.source} ${r.name}: no publication (${r.reason})`);
         } else {
           const skipped = r.skipped.length > 0 ? `, skipped codes ${r.skipped.join(' ')}` : '';
           print(`${r.source} ${r.name}: ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${skipped}`);
         }
       }
       if (failed > 0) throw new CliError(`${failed} payload(s) failed to import`);
+    });
+
+  program
+    .command('sources')
+    .description('per source: last success, last error, newest observation, publications missed')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const now = new Date();
+      const health = new Map((await withRuntime(({ store }) => store.sourceHealth())).map((h) => [h.source, h]));
+      const rows = SOURCES.map((s) => {
+        const h = health.get(s.code);
+        return {
+          source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
+          newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
+          last_success: h?.lastSuccessAt ?? null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
+          failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
+        };
+      });
+      if (o.json) return printJson(rows);
+      print(table([
+        ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
+        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), r.last_success?.slice(0, 16) ?? '-', r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
+      ]));
     });
 }

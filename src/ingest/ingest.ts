@@ -3,26 +3,50 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Source, Payload } from '../sources/types.js';
+import { NoPublication, ParseError, type Payload, type Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { normalize } from './validate.js';
+import { findJump } from './jumps.js';
+import { IngestRejected, normalize } from './validate.js';
 
 export type IngestOutcome =
   | { source: string; name: string; status: 'stored'; inserted: number; revised: number; unchanged: number; skipped: string[] }
   | { source: string; name: string; status: 'duplicate' }
-  | { source: string; name: string; status: 'failed'; reason: string };
+  | { source: string; name: string; status: 'no_publication'; reason: string }
+  | { source: string; name: string; status: 'failed'; reason: string; rejected: boolean };
 
 export const sha256 = (body: Buffer | string) => createHash('sha256').update(body).digest('hex');
 
-export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date): Promise<IngestOutcome> {
+export interface IngestOptions {
+  /** The operator accepts moves beyond the jump rule (a real devaluation). */
+  acceptJumps?: boolean;
+}
+
+/** Parses, validates and stores one payload, and records the outcome in the source's health. */
+export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date, opts: IngestOptions = {}): Promise<IngestOutcome> {
   const base = { source: source.code, name: payload.name };
+  const at = now.toISOString();
+  let outcome: IngestOutcome;
   try {
-    const { rows, skipped } = normalize(source.parse(payload), now.toISOString().slice(0, 10));
-    const result = await store.storeSnapshot({ source: source.code, name: payload.name, sha256: sha256(payload.body), rows, at: now.toISOString() });
-    return result.status === 'duplicate' ? { ...base, status: 'duplicate' } : { ...base, ...result, skipped };
+    const { rows, skipped } = normalize(source.parse(payload), at.slice(0, 10));
+    const hash = sha256(payload.body);
+    if (!opts.acceptJumps) {
+      const first = rows.reduce((m, r) => (r.date < m ? r.date : m), rows[0]!.date);
+      const jump = findJump(await store.previousRates(source.code, first), rows);
+      if (jump) throw new IngestRejected(jump);
+    }
+    const result = await store.storeSnapshot({ source: source.code, name: payload.name, sha256: hash, rows, at });
+    outcome = result.status === 'duplicate' ? { ...base, status: 'duplicate' } : { ...base, ...result, skipped };
   } catch (err) {
-    return { ...base, status: 'failed', reason: err instanceof Error ? err.message : String(err) };
+    if (err instanceof NoPublication) {
+      outcome = { ...base, status: 'no_publication', reason: err.message };
+    } else {
+      // The error boundary: a bad payload (or an adapter bug) fails this payload only.
+      const rejected = err instanceof ParseError || err instanceof IngestRejected;
+      outcome = { ...base, status: 'failed', reason: rejected ? err.message : `unexpected ${(err as Error).name}: ${(err as Error).message}`, rejected };
+    }
   }
+  await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
+  return outcome;
 }
 
 export interface DirReport {
@@ -32,7 +56,7 @@ export interface DirReport {
 }
 
 /** `<dir>/<BANK_CODE>/<payload files>`; `only` limits the banks. */
-export async function ingestDir(store: Store, sources: readonly Source[], dir: string, now: () => Date, only?: string[]): Promise<DirReport> {
+export async function ingestDir(store: Store, sources: readonly Source[], dir: string, now: () => Date, only?: string[], opts: IngestOptions = {}): Promise<DirReport> {
   const report: DirReport = { outcomes: [], unknownFolders: [] };
   const byCode = new Map(sources.map((s) => [s.code, s]));
   for (const folder of (await readdir(dir)).sort()) {
@@ -46,7 +70,7 @@ export async function ingestDir(store: Store, sources: readonly Source[], dir: s
     for (const name of (await readdir(join(dir, folder))).sort()) {
       if (!source.accepts(name)) continue;
       const body = await readFile(join(dir, folder, name));
-      report.outcomes.push(await ingestPayload(store, source, { name, body }, now()));
+      report.outcomes.push(await ingestPayload(store, source, { name, body }, now(), opts));
     }
   }
   return report;

@@ -1,6 +1,8 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
 import { blend } from '../blend/blend.js';
+import { addDays } from '../blend/freshness.js';
+import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable, currentRows } from './bank-table.js';
@@ -25,7 +27,9 @@ export class Market {
   ) {}
 
   async rebuild(now: Date): Promise<MarketSnapshot> {
-    const rows = await this.store.recentObservations(LOOKBACK_DAYS);
+    // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
+    const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
+    const rows = (await this.store.recentObservations(LOOKBACK_DAYS)).filter((r) => r.date <= latest);
     const rates = new RatesTable(blend([...this.sources], rows, this.graceDays));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bcan.js';
+import { fetchSource } from './fetch.js';
+import { createHttpClient } from './http.js';
 import { ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BCAN/', import.meta.url);
@@ -57,6 +60,30 @@ describe('BCAN recorded payloads', { skip }, () => {
     assert.equal(rate(obs, '2026-03-17', 'INR'), '0.01483');
     assert.equal(rate(obs, '2026-03-18', 'KRW'), '0.000913');
   });
+
+  test('requests one Valet group URL for the window and reads what a feed server sends back', async () => {
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    assert.deepEqual(requests, [
+      { url: 'http://127.0.0.1:1/observations/group/FX_RATES_DAILY/json?start_date=2026-03-02&end_date=2026-03-06' },
+    ]);
+    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+
+    const file = 'valet-FX_RATES_DAILY-start_date-2026-03-12.json';
+    const server = await startFeedServer({
+      '/observations/group/FX_RATES_DAILY/json?start_date=2026-03-02&end_date=2026-03-06': { body: readFileSync(new URL(file, DIR)) },
+    });
+    try {
+      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.equal(payloads.length, 1);
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), parseFile(file));
+      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), [
+        'GET /observations/group/FX_RATES_DAILY/json?start_date=2026-03-02&end_date=2026-03-06',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('BCAN edge cases', () => {
@@ -104,6 +131,7 @@ describe('BCAN edge cases', () => {
   test('accepts the Valet group feed, not its CSV form or other files', () => {
     assert.ok(source.accepts(source.feedUrl));
     assert.ok(source.accepts('https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json?start_date=2026-01-01'));
+    assert.ok(source.accepts(`${source.baseUrl}/observations/group/FX_RATES_DAILY/json?start_date=2026-01-01&end_date=2026-01-31`));
     assert.ok(!source.accepts('https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/csv'));
     assert.ok(!source.accepts('SOURCE.md'));
   });

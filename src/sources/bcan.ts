@@ -1,14 +1,15 @@
 // Bank of Canada daily exchange rates from the Valet API (group FX_RATES_DAILY): one observation row
 // per business day, one FX{CCY}CAD series per currency, each value a decimal string of CAD per unit.
 import { cleanDecimal } from '../money/decimal.js';
-import { type Observation, type Payload, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { failFor, parseJson } from './read.js';
 
 const CODE = 'BCAN';
 const SERIES = /^FX([A-Z]{3})CAD$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-// valet/observations/group/FX_RATES_DAILY/json?… (live) or valet-FX_RATES_DAILY-….json (recorded).
-const NAME = /(^|\/)valet([/-]observations[/-]group)?[/-]FX_RATES_DAILY([/-]json\b|[^/]*\.json$)/;
+// valet/observations/group/FX_RATES_DAILY/json?… (live; under an overridden base the "valet" prefix is
+// gone) or valet-FX_RATES_DAILY-….json (recorded). The group's /csv and /xml forms are not read here.
+const NAME = /(^|\/)(valet[/-])?(observations[/-]group[/-])?FX_RATES_DAILY([/-]json\b|[^/]*\.json$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -25,6 +26,7 @@ export const source: Source = {
   // Published by 16:30 ET; EST (UTC-5) gives 21:30 UTC. In summer (EDT) it is 20:30 UTC, an hour earlier.
   publishedAtUtc: '21:30:00',
   feedUrl: 'https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json?recent=1',
+  baseUrl: 'https://www.bankofcanada.ca/valet',
   termsUrl: 'https://www.bankofcanada.ca/terms/',
   // The terms ask that the Bank of Canada be named as the source of reproduced content.
   attribution: 'Source: Bank of Canada',
@@ -60,5 +62,9 @@ export const source: Source = {
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // One request covers any range: Valet takes both ends, inclusive, and has no size limit.
+    return [{ url: `${ctx.base}/observations/group/FX_RATES_DAILY/json?start_date=${window.from}&end_date=${window.to}` }];
   },
 };

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './cnba.js';
+import { fetchSource } from './fetch.js';
+import { createHttpClient } from './http.js';
 import { ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/CNBA/', import.meta.url);
@@ -77,6 +80,27 @@ describe('CNBA recorded payloads', { skip }, () => {
     assert.equal(quoted(obs, '2025-05-30', 'GBP'), '29.623/1');
     assert.equal(quoted(obs, '2025-05-30', 'EUR'), '24.930/1');
   });
+
+  test('requests the daily-year JSON per year of the window and reads what a feed server sends back', async () => {
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    assert.deepEqual(requests, [{ url: 'http://127.0.0.1:1/exrates/daily-year?year=2026&lang=EN' }]);
+    assert.deepEqual(
+      source.requests({ from: '2024-12-30', to: '2026-01-02' }, { base: source.baseUrl }).map((r) => r.url),
+      [2024, 2025, 2026].map((y) => `https://api.cnb.cz/cnbapi/exrates/daily-year?year=${y}&lang=EN`),
+    );
+    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+
+    const file = 'cnbapi-exrates-daily-year-2026-EN.json';
+    const server = await startFeedServer({ '/exrates/daily-year?year=2026&lang=EN': { body: readFileSync(new URL(file, DIR)) } });
+    try {
+      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), parseFile(file));
+      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /exrates/daily-year?year=2026&lang=EN']);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('CNBA edge cases', () => {
@@ -120,6 +144,7 @@ describe('CNBA edge cases', () => {
   test('accepts the CNB feeds, not year.txt or other files', () => {
     assert.ok(source.accepts(source.feedUrl));
     assert.ok(source.accepts('https://api.cnb.cz/cnbapi/exrates/daily-year?year=2026&lang=EN'));
+    assert.ok(source.accepts('http://mirror.internal/exrates/daily-year?year=2026&lang=EN'));
     assert.ok(source.accepts('https://www.cnb.cz/en/financial-markets/foreign-exchange-market/central-bank-exchange-rate-fixing/central-bank-exchange-rate-fixing/daily.txt?date=09.04.2025'));
     assert.ok(source.accepts('https://www.cnb.cz/cs/financni-trhy/devizovy-trh/kurzy-devizoveho-trhu/kurzy-devizoveho-trhu/denni_kurz.txt'));
     assert.ok(!source.accepts('https://www.cnb.cz/en/financial-markets/foreign-exchange-market/central-bank-exchange-rate-fixing/central-bank-exchange-rate-fixing/year.txt?year=2025'));

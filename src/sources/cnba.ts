@@ -2,7 +2,7 @@
 // in its English (daily.txt, decimal point) and Czech (denni_kurz.txt, decimal comma) forms.
 // Rates are CZK per `amount` units (100 JPY, 1000 IDR); the multiplier is kept as `unit`.
 import { cleanDecimal } from '../money/decimal.js';
-import { type Observation, type Payload, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { failFor, parseJson as readJsonText } from './read.js';
 
 const CODE = 'CNBA';
@@ -11,9 +11,10 @@ const ISO_CODE = /^[A-Z]{3}$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // The column line names the layout; anything else (year.txt, an HTML page) is not this file.
 const COLUMNS = ['Country|Currency|Amount|Code|Rate', 'země|měna|množství|kód|kurz'];
-// cnbapi/exrates/daily(-year) (live JSON), cnbapi-exrates-daily-year-….json (recorded), daily.txt,
-// denni_kurz.txt and recorded copies of them. year.txt has a different layout and is not read here.
-const NAME = /cnbapi[/-]exrates[/-]daily|(^|\/)(daily|denni_kurz)([-_.][^/]*)?\.txt(\?|$)/;
+// exrates/daily(-year) (live JSON, under cnbapi/ or an overridden base), cnbapi-exrates-daily-year-….json
+// (recorded), daily.txt, denni_kurz.txt and recorded copies of them. year.txt has a different layout
+// and is not read here.
+const NAME = /(^|[/-])exrates[/-]daily(-year)?([?/-]|$)|(^|\/)(daily|denni_kurz)([-_.][^/]*)?\.txt(\?|$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -80,6 +81,7 @@ export const source: Source = {
   // Fixing declared after 14:30 Prague time; CET (UTC+1) gives 13:30 UTC (12:30 in summer, CEST).
   publishedAtUtc: '13:30:00',
   feedUrl: 'https://api.cnb.cz/cnbapi/exrates/daily?lang=EN',
+  baseUrl: 'https://api.cnb.cz/cnbapi',
   termsUrl: 'https://www.cnb.cz/en/privacy-statement-and-disclaimer/disclaimer-copyright/',
   // The terms let anyone reproduce the rates provided the CNB is always stated as the source.
   attribution: 'Source: Czech National Bank',
@@ -91,5 +93,13 @@ export const source: Source = {
     const observations = text.startsWith('{') ? parseJson(text) : parseText(text);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // The JSON API serves history a calendar year at a time: one request per year the window touches.
+    // Days outside the window come along; they are the CNB's own figures, and ingest keeps what it wants.
+    const first = Number(window.from.slice(0, 4));
+    const last = Number(window.to.slice(0, 4));
+    const years = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+    return years.map((year) => ({ url: `${ctx.base}/exrates/daily-year?year=${year}&lang=EN` }));
   },
 };

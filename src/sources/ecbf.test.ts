@@ -3,7 +3,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './ecbf.js';
+import { fetchSource } from './fetch.js';
+import { createHttpClient } from './http.js';
 import { ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/ECBF/', import.meta.url);
@@ -136,6 +139,30 @@ describe('ECBF recorded payloads', { skip }, () => {
     const fromZip = parseFile('eurofxref-hist-2026-04-13.zip');
     assert.equal(fromZip.length, 217_555);
     assert.deepEqual(fromZip, parseFile('eurofxref-hist-2026-04-13.csv'));
+  });
+
+  test('requests the daily, 90-day or history file by the window span and reads what a feed server sends back', async () => {
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const ctx = { base: 'http://127.0.0.1:1', key: 'k' };
+    const requests = source.requests(window, ctx);
+    assert.deepEqual(requests, [{ url: 'http://127.0.0.1:1/eurofxref-hist-90d.xml' }]);
+    assert.deepEqual(source.requests({ from: '2026-03-06', to: '2026-03-06' }, ctx), [{ url: 'http://127.0.0.1:1/eurofxref-daily.xml' }]);
+    assert.deepEqual(source.requests({ from: '2026-03-03', to: '2026-03-06' }, ctx), [{ url: 'http://127.0.0.1:1/eurofxref-daily.xml' }]);
+    assert.deepEqual(source.requests({ from: '2025-12-06', to: '2026-03-06' }, ctx), [{ url: 'http://127.0.0.1:1/eurofxref-hist-90d.xml' }]);
+    assert.deepEqual(source.requests({ from: '2025-12-05', to: '2026-03-06' }, ctx), [{ url: 'http://127.0.0.1:1/eurofxref-hist.zip' }]);
+    for (const r of [...requests, ...source.requests({ from: '1999-01-04', to: '2026-03-06' }, { base: source.baseUrl })]) {
+      assert.ok(source.accepts(r.name ?? r.url), r.url);
+    }
+
+    const file = 'eurofxref-hist-90d-2025-04-04.xml';
+    const server = await startFeedServer({ '/eurofxref-hist-90d.xml': { body: readFileSync(new URL(file, DIR)), contentType: 'text/xml' } });
+    try {
+      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), parseFile(file));
+      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /eurofxref-hist-90d.xml']);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { cleanDecimal } from '../money/decimal.js';
-import { type Observation, type Payload, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { failFor } from './read.js';
 import { unzip } from './unzip.js';
 
@@ -13,6 +13,11 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const NAME = /^eurofxref(-daily|-hist(-90d)?)?(-\d{4}-\d{2}-\d{2})?\.(xml|csv|zip)$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_CODE = /^[A-Z]{3}$/;
+const DAY_MS = 86_400_000;
+// The daily XML holds the last fixing only, the 90-day XML the last 90 calendar days; anything longer
+// needs the whole history, of which the ZIP (0.6 MB) is the smallest form.
+const DAILY_SPAN_DAYS = 3;
+const RECENT_SPAN_DAYS = 90;
 
 const xml = new XMLParser({
   ignoreAttributes: false,
@@ -113,6 +118,7 @@ export const source: Source = {
   // Published ~16:00 CET; CET (UTC+1) gives 15:00 UTC. In summer (CEST) it is 14:00 UTC, an hour earlier.
   publishedAtUtc: '15:00:00',
   feedUrl: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+  baseUrl: 'https://www.ecb.europa.eu/stats/eurofxref',
   termsUrl: 'https://www.ecb.europa.eu/home/disclaimer/html/index.en.html',
   attribution: 'Source: European Central Bank',
   accepts(name) {
@@ -128,5 +134,13 @@ export const source: Source = {
     else fail(`${payload.name} is neither ECB XML, CSV nor ZIP`);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // The ECB files have no date parameter, so the span picks the file. requests() has no clock: it
+    // takes the window to end about now (what a poll or a recent backfill asks for), so a span of at
+    // most 90 days lies inside the 90-day file; an older short window would need the history ZIP.
+    const span = (Date.parse(window.to) - Date.parse(window.from)) / DAY_MS;
+    const file = span <= DAILY_SPAN_DAYS ? 'eurofxref-daily.xml' : span <= RECENT_SPAN_DAYS ? 'eurofxref-hist-90d.xml' : 'eurofxref-hist.zip';
+    return [{ url: `${ctx.base}/${file}` }];
   },
 };

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startFeedServer } from '../../test/support/feed-server.js';
+import { fetchSource } from './fetch.js';
 import { FRED_SERIES, source } from './frny.js';
+import { createHttpClient } from './http.js';
 import { ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/FRNY/', import.meta.url);
@@ -57,6 +60,33 @@ describe('FRNY recorded payloads', { skip }, () => {
     assert.equal(parseSeries('DEXSFUS')[8]!.rate, '16.75');
     assert.equal(parseSeries('DEXBZUS')[0]!.rate, '5.1901');
     assert.equal(parseSeries('DEXTAUS').at(-1)!.rate, '32.1');
+  });
+
+  test('requests every mapped series with the key and reads what a feed server sends back', async () => {
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    const query = (series: string) => `series_id=${series}&observation_start=2026-03-02&observation_end=2026-03-06`;
+    assert.deepEqual(
+      requests,
+      Object.keys(FRED_SERIES).map((series) => ({
+        url: `http://127.0.0.1:1/series/observations?${query(series)}&api_key=k&file_type=json`,
+        name: `http://127.0.0.1:1/series/observations?${query(series)}&file_type=json`,
+      })),
+    );
+    for (const r of requests) assert.ok(source.accepts(r.url) && source.accepts(r.name ?? ''), r.url);
+
+    const server = await startFeedServer((path) => {
+      const series = /[?&]series_id=(DEX[A-Z]{4})&/.exec(path)?.[1];
+      return series && path.includes('&api_key=k&') ? { body: readFileSync(new URL(fileOf(series), DIR)), contentType: 'application/json' } : undefined;
+    });
+    try {
+      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.ok(payloads.every((p) => !p.name.includes('api_key')));
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), Object.keys(FRED_SERIES).flatMap(parseSeries));
+      assert.equal(server.requests.length, Object.keys(FRED_SERIES).length);
+    } finally {
+      await server.close();
+    }
   });
 });
 

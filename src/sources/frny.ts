@@ -2,7 +2,7 @@
 // never names its series, so the series id (and with it the currency and the direction) comes from
 // the payload name: the request URL (series_id=DEXUSEU) or a recorded file name (…-DEXUSEU-…).
 import { cleanDecimal } from '../money/decimal.js';
-import { type Direction, type Observation, type Payload, type Source } from './types.js';
+import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { failFor, parseJson } from './read.js';
 
 const CODE = 'FRNY';
@@ -41,6 +41,7 @@ export const source: Source = {
   publishedAtUtc: '21:15:00',
   // One request per series (see FRED_SERIES); the key goes in api_key and never into this URL.
   feedUrl: 'https://api.stlouisfed.org/fred/series/observations?series_id=DEXUSEU&file_type=json',
+  baseUrl: 'https://api.stlouisfed.org/fred',
   termsUrl: 'https://fred.stlouisfed.org/docs/api/terms_of_use.html',
   // H.10 data are public domain; the FRED API terms require this notice in products that use the API.
   attribution:
@@ -79,5 +80,16 @@ export const source: Source = {
     }
     if (out.length === 0) fail(`${series} holds no rates${rows.length > 0 ? ' (only holidays)' : ''}`);
     return out;
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return Object.keys(FRED_SERIES).map((series) => {
+      // series_id comes first so that it is the series parse finds in the name.
+      const query = `series_id=${series}&observation_start=${window.from}&observation_end=${window.to}`;
+      return {
+        url: `${ctx.base}/series/observations?${query}&api_key=${encodeURIComponent(ctx.key ?? '')}&file_type=json`,
+        // The payload is named without the key, so that stored or logged names never carry it.
+        name: `${ctx.base}/series/observations?${query}&file_type=json`,
+      };
+    });
   },
 };

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startFeedServer } from '../../test/support/feed-server.js';
+import { fetchSource } from './fetch.js';
+import { createHttpClient } from './http.js';
 import { source } from './nbpl.js';
 import { ParseError, type Observation } from './types.js';
 
@@ -56,6 +59,42 @@ describe('NBPL recorded payloads', { skip }, () => {
     assert.equal(rate(obs, '2026-03-04', 'VND'), '0.00014035');
     // 0.0000028 comes out of JSON as 2.8e-6; no exponent and no float noise may reach the rate.
     assert.equal(rate(obs, '2026-03-04', 'IRR'), '0.0000028');
+  });
+
+  test('requests tables A and B per range of at most 93 days and reads what a feed server sends back', async () => {
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    assert.deepEqual(requests, [
+      { url: 'http://127.0.0.1:1/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json' },
+      { url: 'http://127.0.0.1:1/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json' },
+    ]);
+    // 181 days: 1 Jan–3 Apr is 93 days, the rest follows.
+    assert.deepEqual(
+      source.requests({ from: '2026-01-01', to: '2026-06-30' }, { base: source.baseUrl }).map((r) => r.url),
+      [
+        'https://api.nbp.pl/api/exchangerates/tables/A/2026-01-01/2026-04-03/?format=json',
+        'https://api.nbp.pl/api/exchangerates/tables/B/2026-01-01/2026-04-03/?format=json',
+        'https://api.nbp.pl/api/exchangerates/tables/A/2026-04-04/2026-06-30/?format=json',
+        'https://api.nbp.pl/api/exchangerates/tables/B/2026-04-04/2026-06-30/?format=json',
+      ],
+    );
+    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+
+    const body = (file: string) => ({ body: readFileSync(new URL(file, DIR)), contentType: 'application/json' });
+    const server = await startFeedServer({
+      '/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json': body('tables-A-2026-03-01_2026-03-05.json'),
+      '/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json': body('tables-B-2026-03-01_2026-03-05.json'),
+    });
+    try {
+      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), [
+        ...parseFile('tables-A-2026-03-01_2026-03-05.json'),
+        ...parseFile('tables-B-2026-03-01_2026-03-05.json'),
+      ]);
+      assert.equal(server.requests.length, 2);
+    } finally {
+      await server.close();
+    }
   });
 });
 

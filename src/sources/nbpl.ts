@@ -2,7 +2,7 @@
 // table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
 // tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
 import { cleanDecimal } from '../money/decimal.js';
-import { type Observation, type Payload, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { failFor, parseJson } from './read.js';
 
 const CODE = 'NBPL';
@@ -11,6 +11,21 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_CODE = /^[A-Z]{3}$/;
 // api/exchangerates/tables/A/… (live) or tables-A-….json (recorded). Table C (bid/ask) has no mid.
 const NAME = /(^|\/)tables[/-][AB]([/-]|$)/i;
+// The API refuses a range longer than 93 days (both ends counted).
+const MAX_RANGE_DAYS = 93;
+const DAY_MS = 86_400_000;
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The window cut into consecutive ranges the API accepts. */
+function ranges(window: FetchWindow): [string, string][] {
+  const out: [string, string][] = [];
+  const end = Date.parse(window.to);
+  for (let start = Date.parse(window.from); start <= end; start += MAX_RANGE_DAYS * DAY_MS) {
+    out.push([isoDay(start), isoDay(Math.min(start + (MAX_RANGE_DAYS - 1) * DAY_MS, end))]);
+  }
+  return out;
+}
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -54,6 +69,7 @@ export const source: Source = {
   // timestamp is never earlier than the figure, and CET (UTC+1) gives 11:15 UTC (10:15 in summer, CEST).
   publishedAtUtc: '11:15:00',
   feedUrl: 'https://api.nbp.pl/api/exchangerates/tables/A/?format=json',
+  baseUrl: 'https://api.nbp.pl/api',
   termsUrl: 'https://api.nbp.pl/en.html',
   accepts(name) {
     return NAME.test(name) && !/format=xml|\.xml$/i.test(name);
@@ -64,5 +80,11 @@ export const source: Source = {
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of tables`);
     if (doc.length === 0) fail(`${payload.name} holds no tables`);
     return doc.flatMap(parseTable);
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // Both tables for every range; table B only has Wednesdays, so a range without one gets a 404.
+    return ranges(window).flatMap(([from, to]) =>
+      ['A', 'B'].map((table) => ({ url: `${ctx.base}/exchangerates/tables/${table}/${from}/${to}/?format=json` })),
+    );
   },
 };

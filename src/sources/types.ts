@@ -21,6 +21,30 @@ export interface Observation {
   table?: string;
 }
 
+/** Dates to fetch, inclusive, YYYY-MM-DD. Feeds without history ignore it and send their latest. */
+export interface FetchWindow {
+  from: string;
+  to: string;
+}
+
+/** One HTTP request of a feed. `name` is what `parse` sees as `Payload.name` (default: the URL). */
+export interface FeedRequest {
+  url: string;
+  name?: string;
+  method?: 'GET' | 'POST';
+  /** A per-day request where HTTP 404 means "no publication that day" (weekend, holiday), not a fault. */
+  optional?: boolean;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface RequestContext {
+  /** The feed's base URL: `baseUrl`, or KURS_SOURCE_<CODE>_URL when the operator overrides it. */
+  base: string;
+  /** KURS_SOURCE_<CODE>_KEY, for feeds that need one. */
+  key?: string;
+}
+
 /** One fetched or recorded payload. `name` is the file name or the URL path it came from: some feeds
  *  (FRED) only say in the request which series a payload holds. */
 export interface Payload {
@@ -44,6 +68,8 @@ export interface Source {
   /** Documented publication time of day, UTC, `HH:MM:SS`: joined with an observation's date it gives `bank_update` (D7). */
   publishedAtUtc: string;
   feedUrl: string;
+  /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
+  baseUrl: string;
   termsUrl: string;
   /** Credit line where the source's terms ask for one. */
   attribution?: string;
@@ -52,6 +78,8 @@ export interface Source {
   /** True when this payload name is something this adapter reads (skips READMEs, unrelated files). */
   accepts(name: string): boolean;
   parse(payload: Payload): Observation[];
+  /** The requests that fetch `window` from `ctx.base`. Pure: no network, no clock. */
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[];
 }
 
 /** Thrown by `parse` when a payload is not what the feed should send. */
@@ -59,5 +87,14 @@ export class ParseError extends Error {
   constructor(source: string, message: string) {
     super(`${source}: ${message}`);
     this.name = 'ParseError';
+  }
+}
+
+/** Thrown by `parse` for a valid answer that holds no rates by design (a holiday, a month not yet
+ *  published). Ingest records it as "no publication", not as a failing feed. */
+export class NoPublication extends ParseError {
+  constructor(source: string, message: string) {
+    super(source, message);
+    this.name = 'NoPublication';
   }
 }

@@ -56,10 +56,21 @@ export interface ObservationTable {
   stored_at: string;
 }
 
+export interface SourceHealthTable {
+  source: string;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error_at: string | null;
+  last_error: string | null;
+  failures: Generated<number>;
+  rejections: Generated<number>;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
   api_keys: ApiKeyTable;
   snapshots: SnapshotTable;
   observations: ObservationTable;
+  source_health: SourceHealthTable;
 }

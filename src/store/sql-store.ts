@@ -6,7 +6,7 @@ import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeResult, KeyLookup, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store,
+  Account, AccountPatch, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store,
 } from './store.js';
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit with 9 columns. */
@@ -210,6 +210,56 @@ export class SqlStore implements Store {
 
   async hasSnapshots(): Promise<boolean> {
     return (await this.db.selectFrom('snapshots').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async recordFetch(r: FetchRecord): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const old = await trx.selectFrom('source_health').selectAll().where('source', '=', r.source).executeTakeFirst();
+      const row = {
+        source: r.source,
+        last_attempt_at: r.at,
+        last_success_at: r.error === undefined ? r.at : (old?.last_success_at ?? null),
+        last_error_at: r.error === undefined ? (old?.last_error_at ?? null) : r.at,
+        last_error: r.error === undefined ? (old?.last_error ?? null) : r.error,
+        failures: r.error === undefined ? 0 : Number(old?.failures ?? 0) + 1,
+        rejections: Number(old?.rejections ?? 0) + (r.rejected ? 1 : 0),
+      };
+      if (old) await trx.updateTable('source_health').set(row).where('source', '=', r.source).execute();
+      else await trx.insertInto('source_health').values(row).execute();
+    });
+  }
+
+  async sourceHealth(): Promise<SourceHealth[]> {
+    const health = await this.db.selectFrom('source_health').selectAll().execute();
+    const newest = await this.db.selectFrom('observations').select(['source', sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
+    const bySource = new Map<string, SourceHealth>();
+    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, newestDate: null });
+    for (const h of health) {
+      bySource.set(h.source, {
+        ...blank(h.source),
+        lastAttemptAt: h.last_attempt_at,
+        lastSuccessAt: h.last_success_at,
+        lastErrorAt: h.last_error_at,
+        lastError: h.last_error,
+        failures: Number(h.failures),
+        rejections: Number(h.rejections),
+      });
+    }
+    for (const n of newest) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), newestDate: n.newest });
+    return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
+  }
+
+  async previousRates(source: string, date: string): Promise<ObservationRow[]> {
+    const rows = await this.db
+      .selectFrom('observations as o')
+      .innerJoin(
+        (eb) => eb.selectFrom('observations').select(['quote', sql<string>`max(date)`.as('date')]).where('source', '=', source).where('date', '<', date).groupBy('quote').as('m'),
+        (join) => join.onRef('m.quote', '=', 'o.quote').onRef('m.date', '=', 'o.date'),
+      )
+      .selectAll('o')
+      .where('o.source', '=', source)
+      .execute();
+    return rows.map(toObservation);
   }
 
   async dataVersion(): Promise<number> {

@@ -84,6 +84,32 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.equal(recent[0]!.storedAt, NOW);
     }));
 
+    test('source health: successes reset failures, errors and rejections are counted', withStore(async (store) => {
+      await store.recordFetch({ source: 'ECBF', at: '2026-04-14T15:00:00.000Z' });
+      await store.recordFetch({ source: 'ECBF', at: '2026-04-15T15:00:00.000Z', error: 'HTTP 503', rejected: false });
+      await store.recordFetch({ source: 'ECBF', at: '2026-04-15T15:30:00.000Z', error: 'ECBF: malformed XML', rejected: true });
+      let [h] = await store.sourceHealth();
+      assert.deepEqual(h, {
+        source: 'ECBF', lastAttemptAt: '2026-04-15T15:30:00.000Z', lastSuccessAt: '2026-04-14T15:00:00.000Z', lastErrorAt: '2026-04-15T15:30:00.000Z',
+        lastError: 'ECBF: malformed XML', failures: 2, rejections: 1, newestDate: null,
+      });
+      await store.recordFetch({ source: 'ECBF', at: '2026-04-16T15:00:00.000Z' });
+      await store.storeSnapshot({ source: 'ECBF', name: 'x', sha256: '6'.repeat(64), rows: [{ quote: 'USD', date: '2026-04-16', rate: '1.17', direction: 'indirect', unit: 1, table: '' }], at: NOW });
+      [h] = await store.sourceHealth();
+      assert.equal(h!.failures, 0);
+      assert.equal(h!.rejections, 1);
+      assert.equal(h!.lastError, 'ECBF: malformed XML');
+      assert.equal(h!.newestDate, '2026-04-16');
+    }));
+
+    test('previousRates gives the newest figure per currency before a date', withStore(async (store) => {
+      const row = (quote: string, date: string, rate: string) => ({ quote, date, rate, direction: 'direct' as const, unit: 1, table: '' });
+      await store.storeSnapshot({ source: 'NBPL', name: 'x', sha256: '7'.repeat(64), rows: [row('USD', '2026-03-02', '4.0'), row('USD', '2026-03-03', '4.1'), row('EUR', '2026-03-02', '4.3'), row('USD', '2026-03-05', '4.2')], at: NOW });
+      const prev = await store.previousRates('NBPL', '2026-03-05');
+      assert.deepEqual(prev.map((r) => `${r.quote} ${r.date} ${r.rate}`).sort(), ['EUR 2026-03-02 4.3', 'USD 2026-03-03 4.1']);
+      assert.deepEqual(await store.previousRates('ECBF', '2026-03-05'), []);
+    }));
+
     test('recentObservations looks back from each source\'s own newest date', withStore(async (store) => {
       const row = (date: string) => ({ quote: 'USD', date, rate: '1', direction: 'direct' as const, unit: 1, table: '' });
       await store.storeSnapshot({ source: 'AAAA', name: 'x', sha256: '4'.repeat(64), rows: [row('2020-01-01'), row('2020-03-01'), row('2020-03-20')], at: NOW });

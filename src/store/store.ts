@@ -61,6 +61,30 @@ export type SnapshotResult =
   | { status: 'duplicate' }
   | { status: 'stored'; inserted: number; revised: number; unchanged: number };
 
+/** What happened when a source was last fetched or imported. */
+export interface FetchRecord {
+  source: string;
+  at: string;
+  /** undefined: success. */
+  error?: string;
+  /** The payload was fetched but refused by an ingest rule (counted apart from network failures). */
+  rejected?: boolean;
+}
+
+export interface SourceHealth {
+  source: string;
+  lastAttemptAt: string | null;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: string | null;
+  /** Consecutive failed attempts since the last success. */
+  failures: number;
+  /** Payloads refused by ingest rules, ever. */
+  rejections: number;
+  /** Newest observation date stored for the source. */
+  newestDate: string | null;
+}
+
 export interface AccountPatch {
   planId?: string;
   expiresAt?: string | null;
@@ -97,6 +121,12 @@ export interface Store {
   hasSnapshots(): Promise<boolean>;
   /** Grows whenever a snapshot lands, from any process: servers poll it to pick up new data. */
   dataVersion(): Promise<number>;
+  recordFetch(record: FetchRecord): Promise<void>;
+  /** Health of every source that has data or has been fetched. */
+  sourceHealth(): Promise<SourceHealth[]>;
+  /** The newest stored figure per currency of a source dated before `date` (for the jump rule). */
+  previousRates(source: string, date: string): Promise<ObservationRow[]>;
+
   /** Every source's observations from `days` calendar days before its own newest date onward. */
   recentObservations(days: number): Promise<ObservationRow[]>;
 }

@@ -3,11 +3,13 @@
 // has shipped; add the next one.
 import type { Migration } from 'kysely';
 import { initial, type DialectName } from './0001-initial.js';
+import { sourceHealth } from './0002-source-health.js';
 
 export type { DialectName };
 
 export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
+    '0002-source-health': sourceHealth,
   };
 }

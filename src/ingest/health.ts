@@ -1,0 +1,30 @@
+// Publications a source has missed by its own schedule: how `kurs sources` tells a quiet weekend
+// from a broken feed.
+import type { Source } from '../sources/types.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Publications expected after `newestDate` up to `now`: business days (Mon–Fri) for daily sources,
+ * whole weeks for weekly ones, whole months for monthly ones. Holidays are not known here, so a
+ * holiday counts as one missed publication until the next figure lands.
+ */
+export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAtUtc'>, newestDate: string | null, now: Date): number | null {
+  if (newestDate === null) return null;
+  const newest = Date.parse(`${newestDate}T00:00:00Z`);
+  const publishedToday = now.toISOString().slice(11, 19) >= source.publishedAtUtc;
+  const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+  if (source.cadence === 'weekly') return Math.max(0, Math.floor((today - newest) / (7 * DAY_MS)));
+  if (source.cadence === 'monthly') {
+    const a = new Date(newest);
+    return Math.max(0, (now.getUTCFullYear() - a.getUTCFullYear()) * 12 + now.getUTCMonth() - a.getUTCMonth() - 1);
+  }
+  let missed = 0;
+  for (let day = newest + DAY_MS; day <= today; day += DAY_MS) {
+    const weekday = new Date(day).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    if (day === today && !publishedToday) continue;
+    missed++;
+  }
+  return missed;
+}

@@ -1,0 +1,99 @@
+// Bank Negara Malaysia interbank exchange rates (Open API, quote=rm: MYR per `unit` units, unit 1 or
+// 100), 09:00 session. History only comes per currency and month, so a window costs one request per
+// currency per month; the all-currency "latest" reply is read too.
+import { cleanDecimal } from '../money/decimal.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { failFor, parseJson } from './read.js';
+
+const CODE = 'BNMA';
+// The 09:00 snapshot: the first of the day's four sessions, the one a daily poll can always find.
+const SESSION = '0900';
+// What the API lists (exchange-rate?session=0900, March 2026). A currency BNM adds is missed until listed here.
+const CURRENCIES = 'AED AUD BND CAD CHF CNY EGP EUR GBP HKD IDR INR JPY KHR KRW MMK NPR NZD PHP PKR SAR SDR SGD THB TWD USD VND'.split(' ');
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_CODE = /^[A-Z]{3}$/;
+// Live …/exchange-rate?… and …/exchange-rate/USD/year/2026/month/3?…, recorded exchange-rate-….json.
+const NAME = /(^|\/)exchange-rate([/?-]|$)/;
+
+const fail: (message: string) => never = failFor(CODE);
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function rates(entry: unknown): Observation[] {
+  if (!isObject(entry)) fail('data entry is not an object');
+  const { currency_code: code, unit, rate } = entry;
+  if (typeof code !== 'string' || !ISO_CODE.test(code)) fail(`bad currency_code ${JSON.stringify(code)}`);
+  // BNM writes the SDR as "SDR"; its ISO 4217 code is XDR.
+  const quote = code === 'SDR' ? 'XDR' : code;
+  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${code} unit ${JSON.stringify(unit)}`);
+  // The all-currency reply holds one rate object per currency, the monthly reply an array of them.
+  const rows: unknown[] = Array.isArray(rate) ? rate : [rate];
+  return rows.flatMap((row): Observation[] => {
+    if (!isObject(row)) fail(`${code} rate is not an object`);
+    const { date, middle_rate: mid } = row;
+    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ${code} date ${JSON.stringify(date)}`);
+    // The middle rate is BNM's own; a session without one has no figure to report for the currency.
+    if (mid === null || mid === undefined) return [];
+    if (typeof mid !== 'number' && typeof mid !== 'string') fail(`bad ${code} middle_rate on ${date}`);
+    let text: string;
+    try {
+      // JSON doubles such as 4.2244000000000002: cleanDecimal gives back the published 4.2244.
+      text = cleanDecimal(mid);
+    } catch {
+      fail(`bad ${code} middle_rate ${JSON.stringify(mid)} on ${date}`);
+    }
+    return [{ date, quote, rate: text, unit, direction: 'direct' }];
+  });
+}
+
+/** [year, month] of every month that `window` touches. */
+function months(window: FetchWindow): [number, number][] {
+  const out: [number, number][] = [];
+  let y = Number(window.from.slice(0, 4));
+  let m = Number(window.from.slice(5, 7));
+  const endY = Number(window.to.slice(0, 4));
+  const endM = Number(window.to.slice(5, 7));
+  while (y < endY || (y === endY && m <= endM)) {
+    out.push([y, m]);
+    [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1];
+  }
+  return out;
+}
+
+export const source: Source = {
+  code: CODE,
+  name: 'Bank Negara Malaysia',
+  countryCode: 'MY',
+  countryName: 'Malaysia',
+  currency: 'MYR',
+  cadence: 'daily',
+  schedule: '*/30 4-6 * * 1-5',
+  // The 09:00 Kuala Lumpur session (MYT, UTC+8, no daylight saving): 01:00 UTC.
+  publishedAtUtc: '01:00:00',
+  feedUrl: `https://api.bnm.gov.my/public/exchange-rate?session=${SESSION}&quote=rm`,
+  baseUrl: 'https://api.bnm.gov.my/public',
+  termsUrl: 'https://api.bnm.gov.my/disclaimer',
+  accepts(name) {
+    return NAME.test(name);
+  },
+  parse(payload: Payload): Observation[] {
+    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
+    if (!isObject(doc) || !('data' in doc)) fail(`${payload.name} has no data`);
+    // quote=fx would give foreign units per MYR; we only ask for (and read) MYR per unit.
+    const meta = doc.meta;
+    if (isObject(meta) && meta.quote !== undefined && meta.quote !== 'rm') fail(`quote ${JSON.stringify(meta.quote)} is not rm`);
+    const data: unknown[] = Array.isArray(doc.data) ? doc.data : isObject(doc.data) && Object.keys(doc.data).length > 0 ? [doc.data] : [];
+    const out = data.flatMap(rates);
+    if (out.length === 0) fail(`${payload.name} holds no rates`);
+    return out;
+  },
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return months(window).flatMap(([year, month]) =>
+      CURRENCIES.map((ccy) => ({
+        url: `${ctx.base}/exchange-rate/${ccy}/year/${year}/month/${month}?session=${SESSION}&quote=rm`,
+        // The API versions its replies by media type; its documentation asks for this Accept header.
+        headers: { accept: 'application/vnd.BNM.API.v1+json' },
+      })),
+    );
+  },
+};

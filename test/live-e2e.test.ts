@@ -1,0 +1,109 @@
+// End to end: a local HTTP server plays every central bank, serving the recorded payloads at the
+// feeds' own paths; live ingestion runs against it through the URL overrides; the API then answers
+// /v1/bank/<code> with the published figures.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { Decimal } from '../src/money/decimal.js';
+import { ingestLive } from '../src/ingest/live.js';
+import { createHttpClient } from '../src/sources/http.js';
+import { SOURCES } from '../src/sources/index.js';
+import type { Observation, Source } from '../src/sources/types.js';
+import { fixturesDir, testApp, type TestApp } from './helpers.js';
+import { startFeedServer, type FeedServer } from './support/feed-server.js';
+
+const FIXTURES = fileURLToPath(fixturesDir);
+const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
+const NOW = new Date('2026-11-22T12:00:00Z');
+
+const tokens = (text: string) => new Set(decodeURIComponent(text).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 2));
+const payloadFiles = (s: Source) => (existsSync(`${FIXTURES}/${s.code}`) ? readdirSync(`${FIXTURES}/${s.code}`).filter((f) => s.accepts(f)).sort() : []);
+
+/** The recorded file that best answers a request: the one sharing most words with its URL. */
+function bestFile(source: Source, pathAndQuery: string): string | undefined {
+  const wanted = tokens(pathAndQuery);
+  let best: string | undefined;
+  let score = -1;
+  for (const f of payloadFiles(source)) {
+    const s = [...tokens(f)].filter((t) => wanted.has(t)).length;
+    if (s > score) [best, score] = [f, s];
+  }
+  return best;
+}
+
+describe('live ingestion against a local server playing every bank', { skip }, () => {
+  let server: FeedServer;
+  let t: TestApp;
+  let key: string;
+  /** Per source, what the server answered: the request (as the payload name) and the file it sent. */
+  const served = new Map<string, { url: string; file: string }[]>();
+  const sources = SOURCES.filter((s) => payloadFiles(s).length > 0);
+
+  before(async () => {
+    server = await startFeedServer((pathAndQuery) => {
+      const [, code, ...rest] = pathAndQuery.split('/');
+      const source = SOURCES.find((s) => s.code === code);
+      const file = source && bestFile(source, rest.join('/'));
+      if (!source || !file) return undefined;
+      served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
+      return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
+    });
+    t = await testApp({ now: NOW, seeded: false });
+    ({ key } = await t.key({ plan: 'business', points: 1000 }));
+  });
+  after(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  test('every source with recorded payloads is fetched and ingested through its URL override', async () => {
+    const config = {
+      sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${server.url}/${s.code}`])),
+      sourceKeys: Object.fromEntries(sources.map((s) => [s.code, 'test-key'])),
+    };
+    const deps = { store: t.store, http: createHttpClient({ retries: 0 }), config, now: () => NOW };
+    const results = await Promise.all(sources.map((s) => ingestLive(deps, s, { acceptJumps: true })));
+    for (const r of results) {
+      assert.equal(r.status, 'done', `${r.source}: ${'reason' in r ? r.reason : ''}`);
+      if (r.status !== 'done') continue;
+      const failed = r.outcomes.filter((o) => o.status === 'failed');
+      assert.deepEqual(failed, [], r.source);
+      assert.ok(r.outcomes.some((o) => o.status === 'stored'), `${r.source} stored nothing`);
+    }
+    for (const s of sources.filter((x) => x.needsKey)) {
+      const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));
+      assert.ok(own.some((r) => `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.includes('test-key')), `${s.code} did not send its key`);
+    }
+    await t.market.rebuild(NOW);
+  });
+
+  test('the API answers /v1/bank/<code> with the figures each bank published', async () => {
+    for (const source of sources) {
+      const published = new Map<string, Observation>();
+      // What the bank published is what the server sent, read as the answer to the request it was.
+      for (const { url, file } of served.get(source.code) ?? []) {
+        for (const o of source.parse({ name: url, body: readFileSync(`${FIXTURES}/${source.code}/${file}`) })) {
+          const seen = published.get(o.quote);
+          if (!seen || o.date >= seen.date) published.set(o.quote, o);
+        }
+      }
+      const res = await t.app.inject({ method: 'GET', url: `/v1/bank/${source.code}?format=full`, headers: { authorization: key } });
+      assert.equal(res.statusCode, 200, `${source.code}: ${res.body}`);
+      const rows = res.json().rates as { currency: string; rate: number; bank_update: string }[];
+      assert.ok(rows.length > 0, `${source.code} has no rows`);
+      let checked = 0;
+      for (const row of rows) {
+        const o = published.get(row.currency);
+        if (!o) continue;
+        // The default direction is the bank's base per 1 unit: exact where the bank published it so.
+        const perUnit = new Decimal(o.rate).div(o.unit);
+        const expected = o.direction === 'direct' ? perUnit : new Decimal(1).div(perUnit).toSignificantDigits(8);
+        assert.equal(new Decimal(String(row.rate)).toString(), expected.toString(), `${source.code} ${row.currency}`);
+        assert.equal(row.bank_update.slice(0, 10), o.date, `${source.code} ${row.currency}`);
+        checked++;
+      }
+      assert.ok(checked > 0, `${source.code}: no row matched a published figure`);
+    }
+  });
+});

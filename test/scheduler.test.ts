@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Scheduler } from '../src/ingest/scheduler.js';
+import { createHttpClient } from '../src/sources/http.js';
+import { sourceByCode } from '../src/sources/index.js';
+import type { Source } from '../src/sources/types.js';
+import { testApp, type TestApp } from './helpers.js';
+import { startFeedServer, type FeedServer } from './support/feed-server.js';
+
+const NOW = new Date('2026-04-15T18:00:00Z');
+const daily = (date: string, usd: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><Cube><Cube time='${date}'><Cube currency='USD' rate='${usd}'/></Cube></Cube></gesmes:Envelope>`;
+
+describe('the scheduler', () => {
+  let t: TestApp;
+  let server: FeedServer;
+  let rebuilds = 0;
+  const ecbf = sourceByCode('ECBF')!;
+  // Two feeds of the same format under different codes: one answers at once, one takes 1.5 s.
+  const fast: Source = { ...ecbf, code: 'FAST' };
+  const slow: Source = { ...ecbf, code: 'SLOW' };
+  let scheduler: Scheduler;
+  let slowServer: import('node:http').Server;
+
+  before(async () => {
+    server = await startFeedServer((path) => (path.startsWith('/fast') ? { body: daily('2026-04-15', '1.1700') } : undefined));
+    const original = server.url;
+    // The slow feed: a second server that waits before answering.
+    slowServer = await import('node:http').then(({ createServer }) => {
+      const s = createServer((_req, res) => setTimeout(() => res.end(daily('2026-04-15', '1.1650')), 1500));
+      return new Promise<import('node:http').Server>((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)));
+    });
+    const slowUrl = `http://127.0.0.1:${(slowServer.address() as import('node:net').AddressInfo).port}`;
+    t = await testApp({ now: NOW, seeded: false });
+    scheduler = new Scheduler({
+      store: t.store,
+      sources: [fast, slow],
+      http: createHttpClient({ retries: 0 }),
+      config: { sourceUrls: { FAST: `${original}/fast`, SLOW: slowUrl }, sourceKeys: {} },
+      now: () => NOW,
+      onData: async () => {
+        rebuilds++;
+      },
+      log: { info: () => undefined, warn: () => undefined },
+    });
+  });
+  after(async () => {
+    await scheduler.stop();
+    await t.close();
+    await server.close();
+    await new Promise<void>((resolve) => slowServer.close(() => resolve()));
+  });
+
+  test('a slow source does not delay another, and one source never overlaps itself', async () => {
+    const started = Date.now();
+    const slowRun = scheduler.run(slow);
+    assert.equal(scheduler.run(slow), slowRun, 'a second run of the same source started');
+    const fastResult = await scheduler.run(fast);
+    const fastMs = Date.now() - started;
+    assert.equal(fastResult.status, 'done');
+    assert.ok(fastMs < 1000, `the fast source waited ${fastMs} ms`);
+    assert.equal((await slowRun).status, 'done');
+    assert.ok(Date.now() - started >= 1400);
+    assert.equal(rebuilds, 2);
+  });
+
+  test('catch-up fetches only the sources whose data is older than their cadence', async () => {
+    const before = server.requests.length;
+    await scheduler.catchUp();
+    assert.equal(server.requests.length, before, 'fresh sources were fetched again');
+    const later = new Scheduler({
+      store: t.store,
+      sources: [fast],
+      http: createHttpClient({ retries: 0 }),
+      config: { sourceUrls: { FAST: `${server.url}/fast` }, sourceKeys: {} },
+      now: () => new Date('2026-04-25T18:00:00Z'),
+      onData: async () => undefined,
+      log: { info: () => undefined, warn: () => undefined },
+    });
+    await later.catchUp();
+    assert.equal(server.requests.length, before + 1);
+  });
+});

@@ -1,0 +1,42 @@
+// A local HTTP server that plays a central bank: it answers given paths (with their query) with
+// given bodies, and records what it was asked. Tests point a source's base URL at it.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FeedRoute {
+  status?: number;
+  body: Buffer | string;
+  contentType?: string;
+}
+
+export interface FeedServer {
+  url: string;
+  requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
+  close(): Promise<void>;
+}
+
+/** `routes` is keyed by path plus query exactly as requested, or by path alone to match any query. */
+export async function startFeedServer(routes: Record<string, FeedRoute> | ((pathAndQuery: string) => FeedRoute | undefined)): Promise<FeedServer> {
+  const requests: FeedServer['requests'] = [];
+  const lookup = typeof routes === 'function' ? routes : (u: string) => routes[u] ?? routes[u.split('?')[0]!];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const route = lookup(req.url!);
+      if (!route) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
+        return;
+      }
+      res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/octet-stream' }).end(route.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
