@@ -13,6 +13,7 @@ import { SOURCES } from './sources/index.js';
 export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
 /** How often a server looks for snapshots stored by another process. */
 const DATA_POLL_MS = 2_000;
+const DAY_MS = 86_400_000;
 export const BOOTSTRAP_POINTS = 1_000;
 
 export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
@@ -52,6 +53,17 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   };
   const poll = setInterval(() => refresh().catch((err) => app.log.error({ err }, 'could not check for new data')), DATA_POLL_MS);
   poll.unref();
+  // At each UTC day boundary the blend is rebuilt for the new reference day, even without new data.
+  let midnight: NodeJS.Timeout;
+  const atMidnight = () => {
+    const now = Date.now();
+    midnight = setTimeout(() => {
+      market.rebuild(new Date()).catch((err) => app.log.error({ err }, 'day-boundary rebuild failed'));
+      atMidnight();
+    }, DAY_MS - (now % DAY_MS) + 1_000);
+    midnight.unref();
+  };
+  atMidnight();
 
   const scheduler = config.ingest
     ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), config, now, onData: refresh, log: app.log })
@@ -60,6 +72,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
 
   return async () => {
     clearInterval(poll);
+    clearTimeout(midnight);
     await app.close();
     await scheduler?.stop();
     await store.close();

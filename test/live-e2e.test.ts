@@ -9,7 +9,10 @@ import { Decimal } from '../src/money/decimal.js';
 import { ingestLive } from '../src/ingest/live.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { SOURCES } from '../src/sources/index.js';
-import type { Observation, Source } from '../src/sources/types.js';
+import { NoPublication, type Observation, type Source } from '../src/sources/types.js';
+import { addDays } from '../src/blend/freshness.js';
+import { bankUpdate } from '../src/blend/rebase.js';
+import { isKnownCode } from '../src/currencies/iso4217.js';
 import { fixturesDir, testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
@@ -19,6 +22,18 @@ const NOW = new Date('2026-11-22T12:00:00Z');
 
 const tokens = (text: string) => new Set(decodeURIComponent(text).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 2));
 const payloadFiles = (s: Source) => (existsSync(`${FIXTURES}/${s.code}`) ? readdirSync(`${FIXTURES}/${s.code}`).filter((f) => s.accepts(f)).sort() : []);
+
+const currencyCodes = (text: string) => [...tokens(text)].filter((t) => t.length === 3 && isKnownCode(t.toUpperCase()));
+
+/**
+ * Whether a request asks for something the recordings hold: a per-currency request (PTAX, Paraguay,
+ * Rwanda…) for a currency nobody recorded is left out, as the recordings cannot answer it.
+ */
+function recorded(source: Source, url: string): boolean {
+  const inFiles = new Set(payloadFiles(source).flatMap(currencyCodes));
+  const asked = currencyCodes(new URL(url).search + new URL(url).pathname);
+  return inFiles.size === 0 || asked.length === 0 || asked.some((c) => inFiles.has(c));
+}
 
 /** The recorded file that best answers a request: the one sharing most words with its URL. */
 function bestFile(source: Source, pathAndQuery: string): string | undefined {
@@ -32,20 +47,43 @@ function bestFile(source: Source, pathAndQuery: string): string | undefined {
   return best;
 }
 
+/** What a source reads from a recorded file answering `name`; nothing for a page without rates by design. */
+async function parseOrNothing(source: Source, name: string, file: string): Promise<Observation[]> {
+  try {
+    return await source.parse({ name, body: readFileSync(`${FIXTURES}/${source.code}/${file}`) });
+  } catch (err) {
+    if (err instanceof NoPublication) return [];
+    throw err;
+  }
+}
+
 describe('live ingestion against a local server playing every bank', { skip }, () => {
   let server: FeedServer;
   let t: TestApp;
   let key: string;
   /** Per source, what the server answered: the request (as the payload name) and the file it sent. */
   const served = new Map<string, { url: string; file: string }[]>();
+  /** Sources for which the server sent at least one payload with rates in it. */
+  const hasRates = new Set<string>();
   const sources = SOURCES.filter((s) => payloadFiles(s).length > 0);
 
+  /** Each source is fetched as if just after its newest recorded day, so that its requests ask for
+   *  the period its recordings cover (a year, a month, a date in the query). */
+  const nowFor = new Map<string, Date>();
   before(async () => {
+    for (const s of sources) {
+      let newest = '';
+      for (const file of payloadFiles(s)) {
+        for (const o of await parseOrNothing(s, file, file)) if (o.date > newest) newest = o.date;
+      }
+      nowFor.set(s.code, new Date(`${addDays(newest, 1)}T23:00:00Z`));
+    }
     server = await startFeedServer((pathAndQuery) => {
       const [, code, ...rest] = pathAndQuery.split('/');
       const source = SOURCES.find((s) => s.code === code);
       const file = source && bestFile(source, rest.join('/'));
       if (!source || !file) return undefined;
+      parseOrNothing(source, `${server.url}${pathAndQuery}`, file).then((o) => o.length > 0 && hasRates.add(source.code), () => undefined);
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
     });
@@ -62,14 +100,19 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${server.url}/${s.code}`])),
       sourceKeys: Object.fromEntries(sources.map((s) => [s.code, 'test-key'])),
     };
-    const deps = { store: t.store, http: createHttpClient({ retries: 0 }), config, now: () => NOW };
-    const results = await Promise.all(sources.map((s) => ingestLive(deps, s, { acceptJumps: true })));
+    const http = createHttpClient({ retries: 0 });
+    const results = await Promise.all(
+      sources.map((s) => {
+        const replayable: Source = { ...s, requests: (w, ctx) => s.requests(w, ctx).filter((r) => recorded(s, r.url)) };
+        return ingestLive({ store: t.store, http, config, now: () => nowFor.get(s.code)! }, replayable, { acceptJumps: true });
+      }),
+    );
     for (const r of results) {
       assert.equal(r.status, 'done', `${r.source}: ${'reason' in r ? r.reason : ''}`);
       if (r.status !== 'done') continue;
       const failed = r.outcomes.filter((o) => o.status === 'failed');
       assert.deepEqual(failed, [], r.source);
-      assert.ok(r.outcomes.some((o) => o.status === 'stored'), `${r.source} stored nothing`);
+      assert.ok(r.outcomes.some((o) => o.status === 'stored') || !hasRates.has(r.source), `${r.source} stored nothing`);
     }
     for (const s of sources.filter((x) => x.needsKey)) {
       const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));
@@ -79,11 +122,11 @@ describe('live ingestion against a local server playing every bank', { skip }, (
   });
 
   test('the API answers /v1/bank/<code> with the figures each bank published', async () => {
-    for (const source of sources) {
+    for (const source of sources.filter((s) => hasRates.has(s.code))) {
       const published = new Map<string, Observation>();
       // What the bank published is what the server sent, read as the answer to the request it was.
       for (const { url, file } of served.get(source.code) ?? []) {
-        for (const o of source.parse({ name: url, body: readFileSync(`${FIXTURES}/${source.code}/${file}`) })) {
+        for (const o of await parseOrNothing(source, url, file)) {
           const seen = published.get(o.quote);
           if (!seen || o.date >= seen.date) published.set(o.quote, o);
         }
@@ -100,7 +143,7 @@ describe('live ingestion against a local server playing every bank', { skip }, (
         const perUnit = new Decimal(o.rate).div(o.unit);
         const expected = o.direction === 'direct' ? perUnit : new Decimal(1).div(perUnit).toSignificantDigits(8);
         assert.equal(new Decimal(String(row.rate)).toString(), expected.toString(), `${source.code} ${row.currency}`);
-        assert.equal(row.bank_update.slice(0, 10), o.date, `${source.code} ${row.currency}`);
+        assert.equal(row.bank_update, bankUpdate(source, o.date), `${source.code} ${row.currency}`);
         checked++;
       }
       assert.ok(checked > 0, `${source.code}: no row matched a published figure`);

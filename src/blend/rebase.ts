@@ -1,6 +1,8 @@
-// Step 1 of the blend: inside one source, express every currency against the USD pivot using that
-// source's own USD figure of the same day, so that sources with different bases become comparable.
+// Step 1 of the blend: inside one source, express every currency per USD through that source's own
+// figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
+// bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
+import { addDays } from './freshness.js';
 import type { ObservationRow } from '../store/store.js';
 import type { Cadence } from '../sources/types.js';
 
@@ -10,6 +12,11 @@ export interface SourceInfo {
   cadence: Cadence;
   tableCadence?: Record<string, Cadence>;
   publishedAtUtc: string;
+  publishedDayOffset?: number;
+  /** Historical-only publishers are never blended into current rates. */
+  discontinued?: string;
+  /** Provenance grade of the source's recorded payloads (SOURCES-2.md). */
+  grade?: 'A' | 'B' | 'C' | 'F';
 }
 
 /** One source's figure for one currency, as units of that currency per 1 USD. */
@@ -21,6 +28,17 @@ export interface Contribution {
   cadence: Cadence;
   /** `YYYY-MM-DD HH:MM:SS`: the figure's date at the source's publication time (D7). */
   bankUpdate: string;
+  /** The published figure, per 1 unit, in the published direction, and that direction. */
+  published: string;
+  direction: ObservationRow['direction'];
+  /** The currency the source was bridged through when it publishes no USD. */
+  bridge?: string;
+}
+
+/** When the bank published a figure dated `date` (D7): its date, shifted by the source's day offset,
+ *  at its publication time. */
+export function bankUpdate(source: Pick<SourceInfo, 'publishedAtUtc' | 'publishedDayOffset'>, date: string): string {
+  return `${source.publishedDayOffset ? addDays(date, source.publishedDayOffset) : date} ${source.publishedAtUtc}`;
 }
 
 /** Units of `row.quote` per 1 unit of the source's base currency. */
@@ -38,30 +56,43 @@ export function newestByQuote(rows: ObservationRow[]): Map<string, ObservationRo
   return newest;
 }
 
+export interface Pivot {
+  currency: string;
+  /** Units of the pivot per 1 USD: 1 for USD itself, the blended figure for a bridge. */
+  perUsd: Decimal;
+}
+
 /**
- * Contributions of one source. A currency is paired with the source's USD figure of the same date,
- * or the newest earlier one (a weekly table against a daily USD row). A source without any USD
- * figure contributes nothing yet; bridging through another currency comes with the full blend.
+ * Contributions of one source through `pivot`. A currency is paired with the source's pivot figure
+ * of the same date, or the newest earlier one (a weekly table against a daily USD row). Empty when
+ * the source has no figure for the pivot.
  */
-export function rebaseToUsd(source: SourceInfo, rows: ObservationRow[]): Contribution[] {
+export function rebase(source: SourceInfo, rows: ObservationRow[], pivot: Pivot = { currency: 'USD', perUsd: new Decimal(1) }): Contribution[] {
   const cadenceOf = (r: ObservationRow): Cadence => source.tableCadence?.[r.table] ?? source.cadence;
-  const stamp = (date: string) => `${date} ${source.publishedAtUtc}`;
-  const contribution = (currency: string, perUsd: Decimal, r: ObservationRow): Contribution =>
-    ({ source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: stamp(r.date) });
+  const bridge = pivot.currency === 'USD' ? {} : { bridge: pivot.currency };
+  const contribution = (currency: string, perUsd: Decimal, r: ObservationRow): Contribution => ({
+    source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: bankUpdate(source, r.date),
+    published: r.rate, direction: r.direction, ...bridge,
+  });
+  const newest = [...newestByQuote(rows).values()];
 
-  if (source.currency === 'USD') {
-    return [...newestByQuote(rows).values()].filter((r) => r.quote !== 'USD').map((r) => contribution(r.quote, perBase(r), r));
+  if (source.currency === pivot.currency) {
+    // The pivot is the base: every figure is already per unit of it.
+    return newest.filter((r) => r.quote !== pivot.currency).map((r) => contribution(r.quote, perBase(r).times(pivot.perUsd), r));
   }
-  const usdRows = rows.filter((r) => r.quote === 'USD').sort((a, b) => (a.date < b.date ? 1 : -1));
-  if (usdRows.length === 0) return [];
-  const usdOn = (date: string) => usdRows.find((u) => u.date <= date);
+  const pivotRows = rows.filter((r) => r.quote === pivot.currency).sort((a, b) => (a.date < b.date ? 1 : -1));
+  if (pivotRows.length === 0) return [];
+  const pivotOn = (date: string) => pivotRows.find((u) => u.date <= date);
+  // Units of X per USD = (X per base) / (pivot per base) × (pivot per USD).
+  const perUsd = (r: ObservationRow, p: ObservationRow) => perBase(r).div(perBase(p)).times(pivot.perUsd);
 
-  const out: Contribution[] = [contribution(source.currency, new Decimal(1).div(perBase(usdRows[0]!)), usdRows[0]!)];
-  for (const r of newestByQuote(rows).values()) {
-    if (r.quote === 'USD' || r.quote === source.currency) continue;
-    const usd = usdOn(r.date);
-    if (!usd) continue;
-    out.push(contribution(r.quote, perBase(r).div(perBase(usd)), r));
+  const latestPivot = pivotRows[0]!;
+  // The base's own rate comes from the pivot row; a bridged source says nothing new about the bridge.
+  const out: Contribution[] = [contribution(source.currency, pivot.perUsd.div(perBase(latestPivot)), latestPivot)];
+  for (const r of newest) {
+    if (r.quote === pivot.currency || r.quote === source.currency || r.quote === 'USD') continue;
+    const p = pivotOn(r.date);
+    if (p) out.push(contribution(r.quote, perUsd(r, p), r));
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling } from './errors.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
+import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 
 export interface AppDeps {
@@ -30,7 +31,7 @@ export const BODY_LIMIT = 64 * 1024;
 const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/$/, methods: ['GET'] },
   { pattern: /^\/v1\/rates\/convert\/?$/, methods: ['POST'] },
-  { pattern: /^\/v1\/rate\/[^/]+\/[^/]+\/?$/, methods: ['GET'] },
+  { pattern: /^\/v1\/rate\/[^/]+\/[^/]+(\/sources)?\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/(banks|currencies)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
@@ -82,6 +83,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     v1.addHook('onRequest', authenticate(deps.store, limiter, deps.now));
     rateRoutes(v1, deps);
     bankRoutes(v1, deps);
+    provenanceRoutes(v1, deps);
   });
   return app;
 }

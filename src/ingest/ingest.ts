@@ -27,7 +27,7 @@ export async function ingestPayload(store: Store, source: Source, payload: Paylo
   const at = now.toISOString();
   let outcome: IngestOutcome;
   try {
-    const { rows, skipped } = normalize(source.parse(payload), at.slice(0, 10));
+    const { rows, skipped } = normalize(await source.parse(payload), at.slice(0, 10));
     const hash = sha256(payload.body);
     if (!opts.acceptJumps) {
       const first = rows.reduce((m, r) => (r.date < m ? r.date : m), rows[0]!.date);

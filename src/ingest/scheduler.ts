@@ -20,7 +20,7 @@ export class Scheduler {
   constructor(private readonly deps: SchedulerDeps) {}
 
   start(): void {
-    for (const source of this.deps.sources) {
+    for (const source of this.live()) {
       this.jobs.push(new Cron(source.schedule, { timezone: 'UTC', protect: true }, () => void this.run(source)));
     }
     void this.catchUp();
@@ -31,13 +31,18 @@ export class Scheduler {
     const health = new Map((await this.deps.store.sourceHealth()).map((h) => [h.source, h]));
     const today = this.deps.now().toISOString().slice(0, 10);
     await Promise.all(
-      this.deps.sources
+      this.live()
         .filter((s) => {
           const newest = health.get(s.code)?.newestDate;
           return !newest || addDays(newest, FRESH_DAYS[s.cadence]) < today;
         })
         .map((s) => this.run(s)),
     );
+  }
+
+  /** Historical-only publishers have nothing new to fetch. */
+  private live(): Source[] {
+    return this.deps.sources.filter((s) => !s.discontinued);
   }
 
   /** One run of one source; a second call while it runs joins the first. */

@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addDays } from '../blend/freshness.js';
-import type { Observation, Source } from '../sources/types.js';
+import { NoPublication, type Observation, type Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { sha256, type IngestOutcome, ingestPayload } from './ingest.js';
 
@@ -34,7 +34,15 @@ export async function buildSeed(fixturesDir: string, sources: readonly Source[])
     for (const file of files) {
       const body = await readFile(join(dir, file));
       hashes.set(file, sha256(body));
-      for (const o of source.parse({ name: file, body })) {
+      let observations;
+      try {
+        observations = await source.parse({ name: file, body });
+      } catch (err) {
+        // A recorded page that holds no rates by design (an index, a form) adds nothing to the seed.
+        if (err instanceof NoPublication) continue;
+        throw err;
+      }
+      for (const o of observations) {
         byKey.set(`${o.date} ${o.quote}`, { row: [o.date, o.quote, o.rate, o.unit, o.direction, o.table ?? ''], file });
       }
     }

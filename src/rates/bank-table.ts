@@ -1,7 +1,7 @@
 // What `/v1/bank/{code}` serves: each bank's newest figure per currency, in the bank's own digits
 // (D6, D8). Built with the rates table, and its four response bodies are serialized once.
 import { FRESH_DAYS, addDays } from '../blend/freshness.js';
-import { newestByQuote, perBase, type SourceInfo } from '../blend/rebase.js';
+import { bankUpdate, newestByQuote, perBase, type SourceInfo } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
 import type { ObservationRow } from '../store/store.js';
@@ -47,7 +47,7 @@ export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
         direct: r.direction === 'direct' ? r.rate : other,
         reciprocal: r.direction === 'indirect' ? r.rate : other,
         lastUpdate: stamp(r.storedAt),
-        bankUpdate: `${r.date} ${bank.publishedAtUtc}`,
+        bankUpdate: bankUpdate(bank, r.date),
       };
     });
 }

@@ -30,7 +30,7 @@ export class Market {
     // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
     const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
     const rows = (await this.store.recentObservations(LOOKBACK_DAYS)).filter((r) => r.date <= latest);
-    const rates = new RatesTable(blend([...this.sources], rows, this.graceDays));
+    const rates = new RatesTable(blend([...this.sources], rows, { referenceDay: now.toISOString().slice(0, 10), graceDays: this.graceDays }));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
       const own = rows.filter((r) => r.source === source.code);

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bcan.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BCAN/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -121,6 +121,13 @@ describe('BCAN edge cases', () => {
     assert.throws(() => parse(valet()), /holds no rates/);
     assert.throws(() => parse('{"message": "Series FXXXXCAD not found.", "docs": "https://www.bankofcanada.ca/valet/docs"}'), /no observations/);
     assert.throws(() => parse(valet(row('2026-03-19', '"FXUSDCAD": {"v": ""}'))), /holds no rates/);
+  });
+
+  test('a date range without business days is no publication, not a failing feed', () => {
+    const name = 'valet/observations/group/FX_RATES_DAILY/json?start_date=2026-03-07&end_date=2026-03-08';
+    assert.throws(() => source.parse({ name, body: Buffer.from(valet()) }), NoPublication);
+    // The same empty answer to the recent=1 feed is a fault.
+    assert.throws(() => parse(valet()), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects a value or date that is not one', () => {

@@ -1,8 +1,7 @@
 // Bank of Canada daily exchange rates from the Valet API (group FX_RATES_DAILY): one observation row
 // per business day, one FX{CCY}CAD series per currency, each value a decimal string of CAD per unit.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'BCAN';
 const SERIES = /^FX([A-Z]{3})CAD$/;
@@ -10,10 +9,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // valet/observations/group/FX_RATES_DAILY/json?… (live; under an overridden base the "valet" prefix is
 // gone) or valet-FX_RATES_DAILY-….json (recorded). The group's /csv and /xml forms are not read here.
 const NAME = /(^|\/)(valet[/-])?(observations[/-]group[/-])?FX_RATES_DAILY([/-]json\b|[^/]*\.json$)/;
+// A request for a date range (start_date=…), as requests() sends, rather than the feed's recent=1.
+const RANGED = /start_date[=-]/;
 
 const fail: (message: string) => never = failFor(CODE);
-
-const readJson = (payload: Payload): unknown => parseJson(CODE, payload.name, payload.body.toString('utf8'));
 
 export const source: Source = {
   code: CODE,
@@ -34,10 +33,12 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const doc = readJson(payload);
+    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
     const rows = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).observations : undefined;
     // Valet errors come back as JSON too ({"message": …}); they have no observations array.
     if (!Array.isArray(rows)) fail(`${payload.name} has no observations array`);
+    // Valet lists business days only: a range of weekend days and holidays comes back with no rows.
+    if (rows.length === 0 && RANGED.test(payload.name)) throw new NoPublication(CODE, `${payload.name} holds no rates: no business day in the range`);
     const out: Observation[] = [];
     for (const row of rows as unknown[]) {
       if (typeof row !== 'object' || row === null) fail('observation is not an object');
@@ -50,14 +51,7 @@ export const source: Source = {
         const value = typeof cell === 'object' && cell !== null ? (cell as Record<string, unknown>).v : undefined;
         // A series without a figure that day (discontinued, not yet published) is absent or blank.
         if (value === undefined || value === null || value === '') continue;
-        if (typeof value !== 'string' && typeof value !== 'number') fail(`bad ${id} value on ${date}`);
-        let rate: string;
-        try {
-          rate = cleanDecimal(value);
-        } catch {
-          fail(`bad ${id} value ${JSON.stringify(value)} on ${date}`);
-        }
-        out.push({ date, quote, rate, unit: 1, direction: 'direct' });
+        out.push({ date, quote, rate: decimalOf(fail, value, `bad ${id} value on ${date}`), unit: 1, direction: 'direct' });
       }
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);

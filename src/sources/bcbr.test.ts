@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { PTAX_CURRENCIES, source } from './bcbr.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BCBR/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -76,6 +76,11 @@ describe('BCBR edge cases', () => {
     assert.throws(() => parse(odata()), /holds no closing/);
     assert.throws(() => parse(odata(row('2026-03-02', 'Abertura'))), /holds no closing/);
     assert.throws(() => parse('{"error":{"code":"400","message":"Parâmetro inválido: @dataInicial"}}'), /no value array/);
+  });
+
+  test('an empty answer (weekend, holiday) is no publication; bulletins without a closing one are a fault', () => {
+    assert.throws(() => parse(odata()), NoPublication);
+    assert.throws(() => parse(odata(row('2026-03-02', 'Abertura'))), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects a payload whose name does not say the currency, and bad rows', () => {

@@ -1,9 +1,8 @@
 // Banco Central do Brasil PTAX closing rates from the Olinda OData API, one currency per request. The
 // body never names its currency (value[{cotacaoCompra, cotacaoVenda, dataHoraCotacao, tipoBoletim}]),
 // so it comes from the payload name: the request's @moeda='EUR' or a recorded file's "-EUR-".
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'BCBR';
 /** The ten PTAX currencies; every one is BRL per 1 unit (JPY too: 0.03296), so no multiplier. */
@@ -18,7 +17,7 @@ const CLOSING = 'Fechamento';
 const fail: (message: string) => never = failFor(CODE);
 
 const currencyOf = (name: string): string | undefined => CURRENCY_IN_NAME.exec(name)?.[1];
-/** The API takes dates as 'MM-DD-YYYY', quotes included (sent as %27). */
+/** The API takes dates as 'MM-DD-YYYY' (month first, unlike toDmy), quotes included (sent as %27). */
 const usDate = (iso: string) => `%27${iso.slice(5, 7)}-${iso.slice(8, 10)}-${iso.slice(0, 4)}%27`;
 
 export const source: Source = {
@@ -47,6 +46,9 @@ export const source: Source = {
     const rows = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).value : undefined;
     // OData errors are JSON too ({"error": {"code": …, "message": …}}) and have no value array.
     if (!Array.isArray(rows)) fail(`${quote} payload has no value array`);
+    // Every request names a day or a range; PTAX has no bulletin on weekends and holidays, and a
+    // range of such days (or a day before its first bulletin) comes back as an empty value array.
+    if (rows.length === 0) throw new NoPublication(CODE, `${payload.name} holds no closing (Fechamento) rates: no bulletin in the range`);
     const out: Observation[] = [];
     for (const row of rows as unknown[]) {
       if (typeof row !== 'object' || row === null) fail(`${quote} row is not an object`);
@@ -58,15 +60,9 @@ export const source: Source = {
       // the figure the BCB reports to the IMF as Brazil's representative rate (IMF REP BRL 2026-03-02
       // is 5.199500, this feed's cotacaoCompra 5.19950; the sell rate is 5.20010). JSON numbers lose
       // trailing zeros (6.07250 → 6.0725), as in every JSON feed.
-      if (typeof buy !== 'number' && typeof buy !== 'string') fail(`${quote} has no cotacaoCompra on ${date}`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(buy);
-      } catch {
-        fail(`${quote} has bad cotacaoCompra ${JSON.stringify(buy)} on ${date}`);
-      }
-      out.push({ date, quote, rate, unit: 1, direction: 'direct' });
+      out.push({ date, quote, rate: decimalOf(fail, buy, `${quote} has bad cotacaoCompra on ${date}`), unit: 1, direction: 'direct' });
     }
+    // Bulletins but no closing one (a day's answer fetched before 13:10): requests() only ask for closings.
     if (out.length === 0) fail(`${payload.name} holds no closing (Fechamento) rates`);
     return out;
   },

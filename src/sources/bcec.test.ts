@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { BCCH_SERIES, source } from './bcec.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BCEC/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -71,6 +71,11 @@ describe('BCEC edge cases', () => {
     assert.throws(() => parse(series('F073.TCO.PRE.Z.D', obs('07-03-2026', 'NaN', 'ND'))), /holds no rates/);
     const denied = '{"Codigo":-5,"Descripcion":"Invalid username or password","Series":{"descripEsp":null,"descripIng":null,"seriesId":null,"Obs":null},"SeriesInfos":[]}';
     assert.throws(() => parse(denied), /Invalid username or password/);
+  });
+
+  test('a range of ND days only is no publication; an empty Obs array is a fault', () => {
+    assert.throws(() => parse(series('F073.TCO.PRE.Z.D', obs('07-03-2026', 'NaN', 'ND'), obs('08-03-2026', 'NaN', 'ND'))), NoPublication);
+    assert.throws(() => parse(series('F073.TCO.PRE.Z.D')), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects series that are not rates, a second dollar and bad rows', () => {

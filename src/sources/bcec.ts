@@ -1,16 +1,14 @@
 // Banco Central de Chile exchange rates from the BDE web service (SieteRestWS GetSeries), one series per
 // request: F073.TCO.PRE.Z.D is the observed dollar ("dólar observado"), F072.CLP.<ISO>.N.O.D the peso
 // rate of another currency. Every series is CLP per 1 unit. The body names its series, so the name is not needed.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
+import { decimalOf, failFor, fromDmy, parseJson } from './read.js';
 
 const CODE = 'BCEC';
 const OBSERVED_DOLLAR = 'F073.TCO.PRE.Z.D';
 const NOMINAL = /^F072\.CLP\.([A-Z]{3})\.N\.O\.D$/;
 /** Series fetched per window: the observed dollar and the nominal rates of seven more currencies. */
 export const BCCH_SERIES = [OBSERVED_DOLLAR, ...['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CNY', 'BRL'].map((c) => `F072.CLP.${c}.N.O.D`)];
-const DMY = /^(\d{2})-(\d{2})-(\d{4})$/;
 // SieteRestWS.ashx?…function=GetSeries… (live) or SieteRestWS-GetSeries-….json (recorded).
 const NAME = /SieteRestWS(\.ashx\?(.*&)?function=GetSeries(&|$)|-GetSeries-)/;
 
@@ -57,20 +55,16 @@ export const source: Source = {
     const out: Observation[] = [];
     for (const o of series.Obs as unknown[]) {
       const { indexDateString: day, value, statusCode } = isObject(o) ? o : {};
-      const m = typeof day === 'string' ? DMY.exec(day) : null;
-      if (!m) fail(`${quote} has bad indexDateString ${JSON.stringify(day)}`);
-      const date = `${m[3]}-${m[2]}-${m[1]}`;
+      // The BDE writes DD-MM-YYYY.
+      const date = typeof day === 'string' ? fromDmy(day) : undefined;
+      if (date === undefined) fail(`${quote} has bad indexDateString ${JSON.stringify(day)}`);
       // Weekends and holidays come as statusCode "ND" with value "NaN": no figure that day.
       if (statusCode === 'ND') continue;
       if (statusCode !== 'OK' || typeof value !== 'string') fail(`${quote} has status ${JSON.stringify(statusCode)} on ${date}`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(value);
-      } catch {
-        fail(`${quote} has bad value ${JSON.stringify(value)} on ${date}`);
-      }
-      out.push({ date, quote, rate, unit: 1, direction: 'direct' });
+      out.push({ date, quote, rate: decimalOf(fail, value, `${quote} has bad value on ${date}`), unit: 1, direction: 'direct' });
     }
+    // Every day of the range listed, all of them ND: a window of weekends and holidays only.
+    if (out.length === 0 && series.Obs.length > 0) throw new NoPublication(CODE, `${payload.name} holds no rates: only non-business days`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

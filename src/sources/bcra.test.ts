@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bcra.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BCRA/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -73,6 +73,11 @@ describe('BCRA edge cases', () => {
     assert.throws(() => parse(table(row('XAU', 'ORO FINO (1 ONZA)', '0.0'))), /holds no rates/);
     assert.throws(() => parse('{"status":400,"errorMessages":["La fecha no puede ser mayor a la fecha actual."]}'), /La fecha no puede/);
     assert.throws(() => parse('{"status":200,"results":[]}'), /no results object/);
+  });
+
+  test('a day without a table (fecha null) is no publication; a dated empty table is a fault', () => {
+    assert.throws(() => parse('{"status":200,"results":{"fecha":null,"detalle":[]}}'), NoPublication);
+    assert.throws(() => parse(table()), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects bad codes, dates and figures', () => {

@@ -1,9 +1,8 @@
 // Banco Central de la República Argentina: the day's table of the Estadísticas Cambiarias API
 // ({status, results: {fecha, detalle[{codigoMoneda, descripcion, tipoPase, tipoCotizacion}]}}), one
 // request per business day. tipoCotizacion is ARS per unit (direct); tipoPase (USD per unit) is not used.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
+import { decimalOf, failFor, parseJson, windowDays } from './read.js';
 
 const CODE = 'BCRA';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,18 +27,10 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function unitOf(description: unknown): number {
+/** The multiplier hidden in the description; a plain one means per 1 unit. */
+function perUnits(description: unknown): number {
   const m = typeof description === 'string' ? PER_UNITS.exec(description) : null;
   return m ? Number(m[1]!.replaceAll('.', '')) : 1;
-}
-
-/** Every Monday–Friday from..to: the table exists on business days only. */
-function weekdays(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + 1)) {
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
-  }
-  return out;
 }
 
 export const source: Source = {
@@ -67,6 +58,10 @@ export const source: Source = {
     const results = doc.results;
     if (!isObject(results)) fail(`${payload.name} has no results object`);
     const { fecha: date, detalle } = results;
+    // A day without a table (a holiday: the requests skip weekends only) is answered with fecha null.
+    if (date === null && (detalle === undefined || (Array.isArray(detalle) && detalle.length === 0))) {
+      throw new NoPublication(CODE, `${payload.name} holds no rates: no table that day`);
+    }
     if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad fecha ${JSON.stringify(date)}`);
     if (!Array.isArray(detalle)) fail(`${date} has no detalle array`);
     const out: Observation[] = [];
@@ -76,16 +71,10 @@ export const source: Source = {
       const code = typeof codigoMoneda === 'string' ? codigoMoneda.trim() : '';
       if (!/^[A-Z]{3}$/.test(code)) fail(`${date} has bad codigoMoneda ${JSON.stringify(codigoMoneda)}`);
       if (NOT_RATES.has(code) || AMBIGUOUS.has(code)) continue;
-      if (typeof raw !== 'number' && typeof raw !== 'string') fail(`${code} has no tipoCotizacion on ${date}`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(raw);
-      } catch {
-        fail(`${code} has bad tipoCotizacion ${JSON.stringify(raw)} on ${date}`);
-      }
+      const rate = decimalOf(fail, raw, `${code} has bad tipoCotizacion on ${date}`);
       // BCRA writes 0 where it has no ARS figure for a currency that day; 0 is not a rate.
       if (Number(rate) === 0) continue;
-      out.push({ date, quote: RENAMED[code] ?? code, rate, unit: unitOf(descripcion), direction: 'direct' });
+      out.push({ date, quote: RENAMED[code] ?? code, rate, unit: perUnits(descripcion), direction: 'direct' });
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
@@ -93,6 +82,6 @@ export const source: Source = {
   requests(window, ctx): FeedRequest[] {
     const base = ctx.base.replace(/\/+$/, '');
     // The table endpoint takes one date; the ranged endpoint is per currency (≈37 requests a window).
-    return weekdays(window.from, window.to).map((date) => ({ url: `${base}/estadisticascambiarias/v1.0/Cotizaciones?fecha=${date}` }));
+    return windowDays(window, { weekdaysOnly: true }).map((date) => ({ url: `${base}/estadisticascambiarias/v1.0/Cotizaciones?fecha=${date}` }));
   },
 };

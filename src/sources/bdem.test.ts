@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bdem.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BDEM/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -69,6 +69,13 @@ describe('BDEM edge cases', () => {
     assert.throws(() => parse(bmx(series('SF43718', '"datos":[{"fecha":"07/03/2026","dato":"N/E"}]'))), /holds no rates/);
     assert.throws(() => parse('{"error":{"mensaje":"Token inválido","detalle":"El token no es válido"}}'), /Token inválido/);
     assert.throws(() => parse('{"bmx":{}}'), /no bmx.series/);
+  });
+
+  test('a range without a figure (N/E, no datos) is no publication; no series, or others only, is a fault', () => {
+    assert.throws(() => parse(bmx(series('SF43718', '"datos":[{"fecha":"07/03/2026","dato":"N/E"}]'), series('SF46410', '"x":0'))), NoPublication);
+    const fault = (err: unknown) => err instanceof ParseError && !(err instanceof NoPublication);
+    assert.throws(() => parse(bmx()), fault);
+    assert.throws(() => parse(bmx(series('SF60653', '"datos":[{"fecha":"06/03/2026","dato":"17.5100"}]'))), fault);
   });
 
   test('rejects bad dates and values', () => {

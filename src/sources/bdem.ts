@@ -1,9 +1,8 @@
 // Banco de Mexico exchange rates from the SIE REST API: the FIX (USD) and the peso rates of the other
 // SDR-basket currencies plus CAD, several series per request (bmx.series[{idSerie, datos[{fecha, dato}]}]).
 // Every series is MXN per 1 unit of its currency (JPY 0.1105), so no multiplier.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
+import { decimalOf, failFor, fromDmy, parseJson } from './read.js';
 
 const CODE = 'BDEM';
 /** SIE series → currency. SF43718 is the FIX ("fecha de determinación"); the others are Banxico's
@@ -12,7 +11,6 @@ const CODE = 'BDEM';
 export const SIE_SERIES: Readonly<Record<string, string>> = {
   SF43718: 'USD', SF46410: 'EUR', SF46407: 'GBP', SF46406: 'JPY', SF60632: 'CAD',
 };
-const DMY = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 // Banxico writes "N/E" (no existe) for a day without a figure.
 const NO_VALUE = 'N/E';
 // SieAPIRest/service/v1/series/SF43718,…/datos/… (live) or sie-series-SF43718-…json (recorded).
@@ -22,12 +20,13 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function seriesObservations(series: unknown): Observation[] {
+/** The rates of one series; undefined for a series this adapter does not read. */
+function seriesObservations(series: unknown): Observation[] | undefined {
   if (!isObject(series)) fail('series entry is not an object');
   const { idSerie: id, datos } = series;
   if (typeof id !== 'string') fail('series without idSerie');
   // A request for other SIE series (interest rates, SF60653) is not ours to read as exchange rates.
-  if (!Object.hasOwn(SIE_SERIES, id)) return [];
+  if (!Object.hasOwn(SIE_SERIES, id)) return undefined;
   const quote = SIE_SERIES[id]!;
   // `datos` is absent when the range holds no business day of the series.
   if (datos === undefined) return [];
@@ -35,18 +34,13 @@ function seriesObservations(series: unknown): Observation[] {
   const out: Observation[] = [];
   for (const d of datos as unknown[]) {
     const { fecha, dato } = isObject(d) ? d : {};
-    const m = typeof fecha === 'string' ? DMY.exec(fecha) : null;
-    if (!m) fail(`${id} has bad fecha ${JSON.stringify(fecha)}`);
-    const date = `${m[3]}-${m[2]}-${m[1]}`;
+    // Banxico writes DD/MM/YYYY.
+    const date = typeof fecha === 'string' ? fromDmy(fecha) : undefined;
+    if (date === undefined) fail(`${id} has bad fecha ${JSON.stringify(fecha)}`);
     if (dato === NO_VALUE) continue;
+    // Banxico sends figures as text; a JSON number would not be its format.
     if (typeof dato !== 'string') fail(`${id} has no dato on ${date}`);
-    let rate: string;
-    try {
-      rate = cleanDecimal(dato);
-    } catch {
-      fail(`${id} has bad dato ${JSON.stringify(dato)} on ${date}`);
-    }
-    out.push({ date, quote, rate, unit: 1, direction: 'direct' });
+    out.push({ date, quote, rate: decimalOf(fail, dato, `${id} has bad dato on ${date}`), unit: 1, direction: 'direct' });
   }
   return out;
 }
@@ -76,7 +70,10 @@ export const source: Source = {
     if (isObject(doc.error)) fail(`Banxico says ${String(doc.error.mensaje)}: ${String(doc.error.detalle)}`);
     const series = isObject(doc.bmx) ? doc.bmx.series : undefined;
     if (!Array.isArray(series)) fail(`${payload.name} has no bmx.series array`);
-    const out = series.flatMap(seriesObservations);
+    const ours = series.map(seriesObservations).filter((o): o is Observation[] => o !== undefined);
+    const out = ours.flat();
+    // Our series are there, without a figure: the range held weekends, holidays and N/E days only.
+    if (out.length === 0 && ours.length > 0) throw new NoPublication(CODE, `${payload.name} holds no rates: no banking day in the range`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bita.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BITA/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -104,6 +104,11 @@ describe('BITA edge cases', () => {
     assert.throws(() => parse(CSV.replace('KRW,000,1712.45,Foreign currency amount for 1 Euro.', 'KRW,000,1440.9,Foreign currency amount for 1 Dollar.')), /convention/);
     assert.throws(() => parse(CSV.replace('TOGO,Currency,XOF,000,655.957', 'TOGO,Currency,XOF,000,656')), /XOF has two rates/);
     assert.throws(() => parse(CSV.replace('1712.45', '1712.45.0')), /bad KRW rate/);
+  });
+
+  test('a list without rows (a holiday) is no publication; a list of N.A. only is a fault', () => {
+    assert.throws(() => parse(`${HEADER}${FOOTER}`), NoPublication);
+    assert.throws(() => parse(`${HEADER}\n${row('RUSSIA', 'RUB', 'N.A.')}${FOOTER}`), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('builds one request per weekday of the window on the base URL, each accepted', () => {

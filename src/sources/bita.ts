@@ -1,10 +1,8 @@
 // Banca d'Italia exchange-rate portal: the daily rates of ~170 currencies against the euro (the ECB
 // reference rates for the majors, the Bank's own for the rest), one CSV per day with a "#" footer.
 // Each row states its convention; against EUR it is "Foreign currency amount for 1 Euro.".
-import { cleanDecimal } from '../money/decimal.js';
-import { addDays } from '../blend/freshness.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, isoCode, windowDays } from './read.js';
 
 const CODE = 'BITA';
 const PATH = '/terzevalute-wf-web/rest/v1.0/dailyRates';
@@ -16,7 +14,6 @@ const NOT_AVAILABLE = 'N.A.';
 // and latestRates (one EUR and one USD column) are other layouts.
 const NAME = /(^|\/)dailyRates(\?([^#]*&)?currencyIsoCode=EUR(&|$)|-EUR-[\d-]+\.csv$)/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -62,47 +59,40 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     if (cells(lines[0] ?? '').join(',') !== HEADER.join(',')) fail(`${payload.name} is not the portal's rates CSV (first line ${JSON.stringify((lines[0] ?? '').slice(0, 60))})`);
     const byQuote = new Map<string, Observation>();
+    let rows = 0;
     for (let n = 1; n < lines.length; n++) {
       // Blank lines, then the "#" disclaimer, close the file.
       if (lines[n]!.trim() === '' || lines[n]!.startsWith('#')) continue;
       const row = cells(lines[n]!);
+      rows++;
       if (row.length !== HEADER.length) fail(`line ${n + 1} has ${row.length} cells, expected ${HEADER.length}`);
-      const [, , quote, , raw, convention, date] = row as [string, string, string, string, string, string, string];
-      if (!ISO_CODE.test(quote)) fail(`line ${n + 1} has bad ISO code ${JSON.stringify(quote)}`);
+      const [, , code, , raw, convention, date] = row as [string, string, string, string, string, string, string];
+      const quote = isoCode(fail, code, `line ${n + 1}`);
       if (!ISO_DATE.test(date)) fail(`${quote} has bad reference date ${JSON.stringify(date)}`);
       // Only the EUR list's convention is known; a USD list or a direct quote would say otherwise.
       if (convention !== INDIRECT) fail(`${quote} has convention ${JSON.stringify(convention)}, expected ${JSON.stringify(INDIRECT)}`);
       if (raw === NOT_AVAILABLE) continue;
-      let rate: string;
-      try {
-        rate = cleanDecimal(raw);
-      } catch {
-        fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-      }
+      const rate = decimalOf(fail, raw, `bad ${quote} rate on ${date}`);
       // A shared currency is listed once per country (XOF eight times, XAF and XCD six): keep one,
       // and refuse a file whose rows for one currency disagree.
       const before = byQuote.get(`${date} ${quote}`);
       if (before && before.rate !== rate) fail(`${quote} has two rates on ${date}: ${before.rate} and ${rate}`);
       byQuote.set(`${date} ${quote}`, { date, quote, rate, unit: 1, direction: 'indirect' });
     }
+    // The header and the footer with no row between: the portal's answer for a day without rates (a holiday).
+    if (rows === 0) throw new NoPublication(CODE, `${payload.name} holds no rates: no list that day`);
     if (byQuote.size === 0) fail(`${payload.name} holds no rates`);
     return [...byQuote.values()];
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
     // One list per reference date; weekends never have one, so they are not asked for.
-    const requests: FeedRequest[] = [];
-    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
-      const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-      if (weekday === 0 || weekday === 6) continue;
-      requests.push({
-        url: `${ctx.base}${PATH}?referenceDate=${date}&currencyIsoCode=EUR&lang=en`,
-        // The same call answers JSON or CSV by Accept.
-        headers: { accept: 'text/csv' },
-      });
-    }
-    return requests;
+    return windowDays(window, { weekdaysOnly: true }).map((date) => ({
+      url: `${ctx.base}${PATH}?referenceDate=${date}&currencyIsoCode=EUR&lang=en`,
+      // The same call answers JSON or CSV by Accept.
+      headers: { accept: 'text/csv' },
+    }));
   },
 };

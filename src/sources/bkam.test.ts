@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bkam.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BKAM/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -122,6 +122,11 @@ describe('BKAM edge cases', () => {
     assert.throws(() => parse(`[${row('US', '9.3189')}]`), /bad currency/);
     assert.throws(() => parse(`[${row('USD', '"9,31x"')}]`), /bad USD rate/);
     assert.throws(() => parse(`[${row('USD', '9.3189', 1, '27/03/2026')}]`), /bad date/);
+  });
+
+  test('an empty list for a day is no publication; for the latest fixing it is a fault', () => {
+    assert.throws(() => parse('[]'), NoPublication);
+    assert.throws(() => source.parse({ name: source.feedUrl, body: Buffer.from('[]') }), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the CoursVirement feed only', () => {

@@ -1,16 +1,15 @@
 // Bank Al-Maghrib transfer rates ("cours virement") from its API portal: one request per day, each row
 // MAD per `uniteDevise` units of a currency. The portal wants a free subscription key in a header.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'BKAM';
-const ISO_CODE = /^[A-Z]{3}$/;
 // "2026-03-25T12:30:00": the day of the 12:30 fixing the API was asked for.
 const FIXING = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}$/;
 // CoursVirement?date=… (live) or CoursVirement-YYYY-MM-DD.json (recorded).
 const NAME = /(^|\/)CoursVirement([?-]|$)/;
-const DAY_MS = 86_400_000;
+// A request for one day (what requests() send), rather than the feed's latest fixing.
+const ONE_DAY = /CoursVirement(\?date=|-)\d{4}-\d{2}-\d{2}/;
 // The API takes a timestamp; 12:30 is the fixing time the recorded requests ask for.
 const FIXING_TIME = 'T12:30:00';
 // Mauritania redenominated on 1 January 2018 (10 old ouguiya = 1 MRU), but the bank still labels the
@@ -21,19 +20,13 @@ const fail: (message: string) => never = failFor(CODE);
 
 function observation(row: unknown): Observation {
   if (typeof row !== 'object' || row === null) fail('rate entry is not an object');
-  const { date: stamp, libDevise: code, moyen, uniteDevise: unit } = row as Record<string, unknown>;
+  const { date: stamp, libDevise, moyen, uniteDevise } = row as Record<string, unknown>;
   const date = typeof stamp === 'string' ? FIXING.exec(stamp)?.[1] : undefined;
   if (date === undefined) fail(`bad date ${JSON.stringify(stamp)}`);
-  if (typeof code !== 'string' || !ISO_CODE.test(code)) fail(`bad currency ${JSON.stringify(code)} on ${date}`);
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${code} unit ${JSON.stringify(unit)} on ${date}`);
-  if (typeof moyen !== 'number' && typeof moyen !== 'string') fail(`no ${code} rate on ${date}`);
-  let rate: string;
-  try {
-    // A JSON number: the API drops trailing zeros itself (95.938, 12.48), so nothing more is lost here.
-    rate = cleanDecimal(moyen);
-  } catch {
-    fail(`bad ${code} rate ${JSON.stringify(moyen)} on ${date}`);
-  }
+  const code = isoCode(fail, libDevise, `rate entry on ${date}`);
+  const unit = unitOf(fail, uniteDevise, `bad ${code} unit on ${date}`);
+  // A JSON number: the API drops trailing zeros itself (95.938, 12.48), so nothing more is lost here.
+  const rate = decimalOf(fail, moyen, `bad ${code} rate on ${date}`);
   const quote = code === 'MRO' && date >= MRU_SINCE ? 'MRU' : code;
   return { date, quote, rate, unit, direction: 'direct' };
 }
@@ -61,6 +54,8 @@ export const source: Source = {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
     // Portal errors ({"statusCode": 401, "message": …}) are objects, never arrays.
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
+    // An empty list for a day asked by date: no fixing that day (a holiday; weekends are not asked for).
+    if (doc.length === 0 && ONE_DAY.test(payload.name)) throw new NoPublication(CODE, `${payload.name} holds no rates: no fixing that day`);
     if (doc.length === 0) fail(`${payload.name} holds no rates`);
     // The API sometimes lists currencies twice (28 of 30 in the 2026-03-26 answer); identical repeats
     // are dropped, two different figures for one currency and day are an error, not a choice.
@@ -75,16 +70,10 @@ export const source: Source = {
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
     // One day per request; weekends are skipped, there is never a fixing on them.
-    const out: FeedRequest[] = [];
-    for (let t = Date.parse(window.from); t <= Date.parse(window.to); t += DAY_MS) {
-      const day = new Date(t);
-      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
-      out.push({
-        url: `${ctx.base}/CoursVirement?date=${day.toISOString().slice(0, 10)}${FIXING_TIME}`,
-        // The portal (Azure API Management) reads the key from this header only.
-        headers: ctx.key === undefined ? {} : { 'Ocp-Apim-Subscription-Key': ctx.key },
-      });
-    }
-    return out;
+    return windowDays(window, { weekdaysOnly: true }).map((day): FeedRequest => ({
+      url: `${ctx.base}/CoursVirement?date=${day}${FIXING_TIME}`,
+      // The portal (Azure API Management) reads the key from this header only.
+      headers: ctx.key === undefined ? {} : { 'Ocp-Apim-Subscription-Key': ctx.key },
+    }));
   },
 };

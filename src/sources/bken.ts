@@ -1,8 +1,7 @@
 // Bank of England daily spot rates (4pm London) from the Interactive Database (IADB) as CSV: one
 // column per series, headed by its code (UsingCodes=Y); every figure is foreign units per 1 GBP.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor } from './read.js';
 
 const CODE = 'BKEN';
 const PATH = '/boeapps/database/_iadb-fromshowcolumns.asp';
@@ -57,7 +56,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     const header = (lines[0] ?? '').split(',').map((cell) => cell.trim());
     // IADB error and "no data" answers are HTML pages; without UsingCodes=Y the header holds titles.
@@ -72,14 +71,7 @@ export const source: Source = {
       quotes.forEach((quote, i) => {
         const raw = cells[i + 1]!;
         // A series with no figure that day is left blank; that is no rate, not a zero.
-        if (raw === '') return;
-        let rate: string;
-        try {
-          rate = cleanDecimal(raw);
-        } catch {
-          fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-        }
-        out.push({ date, quote, rate, unit: 1, direction: 'indirect' });
+        if (raw !== '') out.push({ date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit: 1, direction: 'indirect' });
       });
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);

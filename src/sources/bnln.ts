@@ -1,13 +1,10 @@
 // National Bank of Georgia official lari rates (nbg.gov.ge/gw/api/ct/monetarypolicy/currencies).
 // GEL per `quantity` units (10 AED, 1000 AMD, 10000 IRR); the quantity is kept as `unit`. A set is
 // fixed at 17:00 Tbilisi time and is valid from the next day: the payload dates it by that day.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'BNLN';
-const ISO_CODE = /^[A-Z]{3}$/;
-const DAY_MS = 86_400_000;
 // …/monetarypolicy/currencies/?date=… and …/currencies/en/json/ (live), currencies-date-….json (recorded).
 const NAME = /monetarypolicy\/currencies(\/|$)|(^|\/)currencies-date-\d{4}-\d{2}-\d{2}\.json$/;
 
@@ -25,18 +22,12 @@ function day(raw: unknown): string {
 
 function observation(date: string, row: unknown): Observation {
   if (!isNode(row)) fail(`rate entry on ${date} is not an object`);
-  const { code: quote, quantity: unit, rateFormated, rate } = row;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} quantity ${JSON.stringify(unit)} on ${date}`);
+  const quote = isoCode(fail, row.code, `rate entry on ${date}`);
+  const unit = unitOf(fail, row.quantity, `bad ${quote} quantity on ${date}`);
   // rateFormated is the figure as published ("7.0960"); `rate` is the same as a JSON number, which
   // drops trailing zeros. Take the text, and the number only when an answer lacks the text.
-  const raw = typeof rateFormated === 'string' ? rateFormated : rate;
-  if (typeof raw !== 'string' && typeof raw !== 'number') fail(`no ${quote} rate on ${date}`);
-  try {
-    return { date, quote, rate: cleanDecimal(raw), unit, direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
+  const raw = typeof row.rateFormated === 'string' ? row.rateFormated : row.rate;
+  return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -73,12 +64,6 @@ export const source: Source = {
     // The API answers one date per request, with the set valid on that date (a Monday gets the set
     // dated Saturday, valid over the weekend). Every calendar day is asked for, so no holiday calendar
     // is needed here; a weekend answer repeats a set, and the ingest sees the same body as a duplicate.
-    const requests: FeedRequest[] = [];
-    const end = Date.parse(`${window.to}T00:00:00Z`);
-    for (let t = Date.parse(`${window.from}T00:00:00Z`); t <= end; t += DAY_MS) {
-      const date = new Date(t).toISOString().slice(0, 10);
-      requests.push({ url: `${ctx.base}/gw/api/ct/monetarypolicy/currencies/?date=${date}` });
-    }
-    return requests;
+    return windowDays(window).map((date) => ({ url: `${ctx.base}/gw/api/ct/monetarypolicy/currencies/?date=${date}` }));
   },
 };

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bnma.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BNMA/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -84,6 +84,11 @@ describe('BNMA edge cases', () => {
     assert.throws(() => parse('{"message":"No records found."}'), /has no data/);
     assert.throws(() => parse(`{"data":[{"currency_code":"USD","unit":1,"rate":{"date":"2026-03-19","middle_rate":0.2545}}],"meta":{"quote":"fx"}}`), /is not rm/);
     assert.throws(() => parse(`{"data":[{"currency_code":"USD","unit":"1","rate":{"date":"2026-03-19","middle_rate":3.93}}],${META}}`), /bad USD unit/);
+  });
+
+  test('an empty month of one currency is no publication; an empty latest reply is a fault', () => {
+    assert.throws(() => parse(`{"data":{"currency_code":"USD","unit":1,"rate":[]},${META}}`), NoPublication);
+    assert.throws(() => parse(`{"data":[],${META}}`), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the exchange-rate feeds only', () => {

@@ -1,9 +1,8 @@
 // Bank Negara Malaysia interbank exchange rates (Open API, quote=rm: MYR per `unit` units, unit 1 or
 // 100), 09:00 session. History only comes per currency and month, so a window costs one request per
 // currency per month; the all-currency "latest" reply is read too.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, isoCode, parseJson } from './read.js';
 
 const CODE = 'BNMA';
 // The 09:00 snapshot: the first of the day's four sessions, the one a daily poll can always find.
@@ -11,7 +10,6 @@ const SESSION = '0900';
 // What the API lists (exchange-rate?session=0900, March 2026). A currency BNM adds is missed until listed here.
 const CURRENCIES = 'AED AUD BND CAD CHF CNY EGP EUR GBP HKD IDR INR JPY KHR KRW MMK NPR NZD PHP PKR SAR SDR SGD THB TWD USD VND'.split(' ');
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // Live …/exchange-rate?… and …/exchange-rate/USD/year/2026/month/3?…, recorded exchange-rate-….json.
 const NAME = /(^|\/)exchange-rate([/?-]|$)/;
 
@@ -22,27 +20,21 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 function rates(entry: unknown): Observation[] {
   if (!isObject(entry)) fail('data entry is not an object');
   const { currency_code: code, unit, rate } = entry;
-  if (typeof code !== 'string' || !ISO_CODE.test(code)) fail(`bad currency_code ${JSON.stringify(code)}`);
   // BNM writes the SDR as "SDR"; its ISO 4217 code is XDR.
-  const quote = code === 'SDR' ? 'XDR' : code;
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${code} unit ${JSON.stringify(unit)}`);
+  const iso = isoCode(fail, code, 'data entry');
+  const quote = iso === 'SDR' ? 'XDR' : iso;
+  // A JSON number, never text: unitOf would take "1" as well.
+  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${iso} unit ${JSON.stringify(unit)}`);
   // The all-currency reply holds one rate object per currency, the monthly reply an array of them.
   const rows: unknown[] = Array.isArray(rate) ? rate : [rate];
   return rows.flatMap((row): Observation[] => {
-    if (!isObject(row)) fail(`${code} rate is not an object`);
+    if (!isObject(row)) fail(`${quote} rate is not an object`);
     const { date, middle_rate: mid } = row;
-    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ${code} date ${JSON.stringify(date)}`);
+    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ${quote} date ${JSON.stringify(date)}`);
     // The middle rate is BNM's own; a session without one has no figure to report for the currency.
     if (mid === null || mid === undefined) return [];
-    if (typeof mid !== 'number' && typeof mid !== 'string') fail(`bad ${code} middle_rate on ${date}`);
-    let text: string;
-    try {
-      // JSON doubles such as 4.2244000000000002: cleanDecimal gives back the published 4.2244.
-      text = cleanDecimal(mid);
-    } catch {
-      fail(`bad ${code} middle_rate ${JSON.stringify(mid)} on ${date}`);
-    }
-    return [{ date, quote, rate: text, unit, direction: 'direct' }];
+    // JSON doubles such as 4.2244000000000002: decimalOf gives back the published 4.2244.
+    return [{ date, quote, rate: decimalOf(fail, mid, `bad ${quote} middle_rate on ${date}`), unit, direction: 'direct' }];
   });
 }
 
@@ -84,6 +76,8 @@ export const source: Source = {
     if (isObject(meta) && meta.quote !== undefined && meta.quote !== 'rm') fail(`quote ${JSON.stringify(meta.quote)} is not rm`);
     const data: unknown[] = Array.isArray(doc.data) ? doc.data : isObject(doc.data) && Object.keys(doc.data).length > 0 ? [doc.data] : [];
     const out = data.flatMap(rates);
+    // A currency's month (one data object) without a figure: asked before the month's first session.
+    if (out.length === 0 && isObject(doc.data) && Array.isArray(doc.data.rate)) throw new NoPublication(CODE, `${payload.name} holds no rates: nothing published yet`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './bojp.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BOJP/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -68,6 +68,11 @@ describe('BOJP edge cases', () => {
     assert.throws(() => parse(doc('{"SURVEY_DATES":[20260330,20260331],"VALUES":[null,null]}')), /holds no rates/);
     assert.throws(() => parse(doc('{"SURVEY_DATES":[20260302],"VALUES":[156.99]}', 'FXERD01')), /unexpected series FXERD01/);
     assert.throws(() => parse(doc('{"SURVEY_DATES":[20260302,20260303],"VALUES":[156.99]}')), /no matching/);
+  });
+
+  test('days listed with null only are no publication; no days at all is a fault', () => {
+    assert.throws(() => parse(doc('{"SURVEY_DATES":[20260301],"VALUES":[null]}')), NoPublication);
+    assert.throws(() => parse(doc('{"SURVEY_DATES":[],"VALUES":[]}')), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the FM08 data-code feed only', () => {

@@ -1,9 +1,8 @@
 // Bank of Japan time-series API (stat-search), database FM08: the Tokyo interbank US dollar/yen spot
 // rate at 17:00 JST (FXERD04, yen per dollar). The only figure here against the yen; the source is
 // narrow on purpose. Dates are business days; weekends and holidays come as null.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'BOJP';
 // Series we read, with the currency each is yen per unit of. FXERD34 (US dollars per euro, same
@@ -17,32 +16,25 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function series(entry: unknown): Observation[] {
+/** The figures of one series (null where there is none), or undefined for the series we skip. */
+function series(entry: unknown): (Observation | null)[] | undefined {
   if (!isObject(entry)) fail('RESULTSET entry is not an object');
   const code = entry.SERIES_CODE;
   if (typeof code !== 'string') fail(`bad SERIES_CODE ${JSON.stringify(code)}`);
-  if (SKIPPED.has(code)) return [];
+  if (SKIPPED.has(code)) return undefined;
   const quote = SERIES[code];
   if (quote === undefined) fail(`unexpected series ${code}`);
   const values = isObject(entry.VALUES) ? entry.VALUES : {};
   const { SURVEY_DATES: dates, VALUES: figures } = values;
   if (!Array.isArray(dates) || !Array.isArray(figures) || dates.length !== figures.length) fail(`${code} has no matching SURVEY_DATES and VALUES`);
-  return dates.flatMap((raw: unknown, i): Observation[] => {
+  return dates.map((raw: unknown, i): Observation | null => {
     const day = String(raw);
     if (!/^\d{8}$/.test(day)) fail(`${code} has bad survey date ${JSON.stringify(raw)}`);
     const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
     const figure: unknown = figures[i];
     // Weekends and Tokyo holidays are listed with null: no fixing that day.
-    if (figure === null) return [];
-    if (typeof figure !== 'number' && typeof figure !== 'string') fail(`${code} has bad value on ${date}`);
-    let rate: string;
-    try {
-      // JSON numbers: 157.50 arrives as 157.5 (the API sends no trailing zeros to keep).
-      rate = cleanDecimal(figure);
-    } catch {
-      fail(`${code} has bad value ${JSON.stringify(figure)} on ${date}`);
-    }
-    return [{ date, quote, rate, unit: 1, direction: 'direct' }];
+    // JSON numbers: 157.50 arrives as 157.5 (the API sends no trailing zeros to keep).
+    return figure === null ? null : { date, quote, rate: decimalOf(fail, figure, `${code} has bad value on ${date}`), unit: 1, direction: 'direct' };
   });
 }
 
@@ -75,7 +67,10 @@ export const source: Source = {
     // A reply cut at the API's size limit names where to go on; we ask for one series and at most a
     // year, far below it, so a NEXTPOSITION means the reply is not what we asked for.
     if (doc.NEXTPOSITION !== null && doc.NEXTPOSITION !== undefined) fail(`${payload.name} is incomplete (NEXTPOSITION ${String(doc.NEXTPOSITION)})`);
-    const out = doc.RESULTSET.flatMap(series);
+    const days = doc.RESULTSET.flatMap((entry: unknown) => series(entry) ?? []);
+    const out = days.filter((o): o is Observation => o !== null);
+    // Days listed, every one null: the months asked hold weekends and holidays only so far.
+    if (out.length === 0 && days.length > 0) throw new NoPublication(CODE, `${payload.name} holds no rates: no fixing on the days listed`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

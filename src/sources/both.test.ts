@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './both.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/BOTH/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -86,6 +86,12 @@ describe('BOTH edge cases', () => {
     assert.throws(() => parse(doc('')), /holds no rates/);
     assert.throws(() => parse(doc(row('usd', 'USA : DOLLAR (USD)', '32.6'))), /bad currency_id/);
     assert.throws(() => parse(doc(row('USD', 'USA : DOLLAR (USD)', '32,6x'))), /bad USD mid_rate/);
+  });
+
+  test('a period without business days is no publication; the same answer to the bare call is a fault', () => {
+    const name = 'https://gateway.api.bot.or.th/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/?start_period=2026-04-04&end_period=2026-04-05';
+    assert.throws(() => source.parse({ name, body: Buffer.from(doc('')) }), NoPublication);
+    assert.throws(() => parse(doc('')), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the daily feed only', () => {

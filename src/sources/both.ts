@@ -1,9 +1,8 @@
 // Bank of Thailand daily average exchange rates (THB per unit, commercial banks in Bangkok) from the
 // BOT API gateway. The header claims "Baht / 1 Unit", but JPY is per 100 and IDR per 1,000: the
 // multiplier only shows in the currency's English name ("JAPAN : YEN (100 YEN) (JPY)").
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'BOTH';
 const PATH = '/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/';
@@ -13,6 +12,8 @@ const ISO_CODE = /^[A-Z]{3}$/;
 const NAME_UNIT = /\((\d{1,3}(?:,\d{3})*) [A-Z][A-Z ]*\)/;
 // Live …/DAILY_AVG_EXG_RATE/?start_period=… or recorded DAILY_AVG_EXG_RATE-<from>_<to>.json; not MONTHLY_….
 const NAME = /(^|[/])DAILY_AVG_EXG_RATE[-/]/;
+// A request for a period (what requests() send), live or recorded, rather than the bare latest call.
+const RANGED = /start_period=|DAILY_AVG_EXG_RATE-\d{4}-\d{2}-\d{2}_/;
 // Long backfills go in pieces of this many days, well within what the gateway answers in one go.
 const MAX_DAYS = 90;
 
@@ -20,36 +21,18 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-function unitOf(quote: string, name: unknown): number {
-  const match = typeof name === 'string' ? NAME_UNIT.exec(name) : null;
-  if (!match) return 1;
-  const unit = Number(match[1]!.replaceAll(',', ''));
-  if (!Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} multiplier in ${JSON.stringify(name)}`);
-  return unit;
-}
-
 function observation(row: unknown): Observation | undefined {
   if (!isObject(row)) fail('data_detail row is not an object');
   const { period: date, currency_id: quote, currency_name_eng: name, mid_rate: mid } = row;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad period ${JSON.stringify(date)}`);
+  // Upper case as sent: the gateway writes ISO codes that way, anything else is not its answer.
   if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency_id ${JSON.stringify(quote)} on ${date}`);
   // Mid is the bank's own midpoint of buying transfer and selling; a currency it quotes without a
   // mid that day has nothing to report (we never average sight/transfer rates ourselves).
   if (mid === null || mid === undefined || mid === '') return undefined;
-  if (typeof mid !== 'string' && typeof mid !== 'number') fail(`bad ${quote} mid_rate on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(mid);
-  } catch {
-    fail(`bad ${quote} mid_rate ${JSON.stringify(mid)} on ${date}`);
-  }
-  return { date, quote, rate, unit: unitOf(quote, name), direction: 'direct' };
+  const multiplier = typeof name === 'string' ? NAME_UNIT.exec(name)?.[1] : undefined;
+  const unit = multiplier === undefined ? 1 : unitOf(fail, multiplier, `${quote} multiplier in ${JSON.stringify(name)}`);
+  return { date, quote, rate: decimalOf(fail, mid, `bad ${quote} mid_rate on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -75,15 +58,17 @@ export const source: Source = {
     const rows = isObject(data) ? data.data_detail : undefined;
     // Gateway errors ({"httpCode":"401",…}) and API errors have no result.data.data_detail.
     if (!Array.isArray(rows)) fail(`${payload.name} has no result.data.data_detail array`);
+    // A ranged request over weekends and Thai holidays only is answered with no rows.
+    if (rows.length === 0 && RANGED.test(payload.name)) throw new NoPublication(CODE, `${payload.name} holds no rates: no business day in the range`);
     const out = rows.map(observation).filter((o): o is Observation => o !== undefined);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const days = windowDays(window);
     const requests: FeedRequest[] = [];
-    for (let from = window.from; from <= window.to; from = addDays(from, MAX_DAYS)) {
-      const last = addDays(from, MAX_DAYS - 1);
-      const to = last < window.to ? last : window.to;
+    for (let i = 0; i < days.length; i += MAX_DAYS) {
+      const [from, to] = [days[i]!, days[Math.min(i + MAX_DAYS, days.length) - 1]!];
       requests.push({
         url: `${ctx.base}${PATH}?start_period=${from}&end_period=${to}`,
         // The gateway takes the client's key as the bare Authorization header value.

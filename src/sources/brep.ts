@@ -1,12 +1,10 @@
 // Colombia's TRM (tasa representativa del mercado, COP per 1 USD), certified by the Superintendencia
 // Financiera and republished by Banco de la República, read from the datos.gov.co Socrata dataset
 // 32sa-8pi3: [{valor, unidad, vigenciadesde, vigenciahasta}]. One row covers a validity range.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, parseJson, windowDays } from './read.js';
 
 const CODE = 'BREP';
-const DAY_MS = 86_400_000;
 // A TRM set before a weekend or a holiday stretch covers every day to the next business day (Easter
 // or year end: a week at most); a longer range is a broken row, not a rate.
 const MAX_RANGE_DAYS = 15;
@@ -20,16 +18,15 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 
 function day(raw: unknown, field: string): string {
   const m = typeof raw === 'string' ? SOCRATA_DAY.exec(raw) : null;
-  if (!m) fail(`bad ${field} ${JSON.stringify(raw)}`);
+  if (!m || Number.isNaN(Date.parse(m[1]!))) fail(`bad ${field} ${JSON.stringify(raw)}`);
   return m[1]!;
 }
 
-/** Every calendar day from..to, both included. */
+/** Every calendar day from..to, both included: a validity range of a sane length. */
 function daysOf(from: string, to: string): string[] {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const count = (Date.parse(`${to}T00:00:00Z`) - start) / DAY_MS + 1;
-  if (!(count >= 1 && count <= MAX_RANGE_DAYS)) fail(`validity ${from}..${to} is not a range of 1 to ${MAX_RANGE_DAYS} days`);
-  return Array.from({ length: count }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+  const days = from <= to ? windowDays({ from, to }) : [];
+  if (days.length < 1 || days.length > MAX_RANGE_DAYS) fail(`validity ${from}..${to} is not a range of 1 to ${MAX_RANGE_DAYS} days`);
+  return days;
 }
 
 export const source: Source = {
@@ -61,13 +58,9 @@ export const source: Source = {
       const from = day(row.vigenciadesde, 'vigenciadesde');
       const to = day(row.vigenciahasta, 'vigenciahasta');
       if (row.unidad !== 'COP') fail(`TRM from ${from} is in ${JSON.stringify(row.unidad)}, not COP`);
+      // Socrata sends every value as text; a JSON number here would not be this dataset.
       if (typeof row.valor !== 'string') fail(`TRM from ${from} has no valor`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(row.valor);
-      } catch {
-        fail(`TRM from ${from} has bad valor ${JSON.stringify(row.valor)}`);
-      }
+      const rate = decimalOf(fail, row.valor, `TRM from ${from} has bad valor`);
       // The TRM is the official rate of every day of its validity (a Friday's TRM is Saturday's,
       // Sunday's and a holiday Monday's), so each of those dates gets the figure: dropping them
       // would lose the rate of a business day after a holiday (the recorded 2026-03-21..24 row

@@ -7,7 +7,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { BCU_CURRENCIES, source } from './cbcu.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError } from './types.js';
+import { NoPublication, ParseError } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/CBCU/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -62,6 +62,12 @@ describe('CBCU edge cases', () => {
     assert.throws(() => parse(answer('', '<status>0</status><codigoerror>100</codigoerror><mensaje>No existen cotizaciones para los datos ingresados</mensaje>')), /BCU says 100 No existen/);
     const fault = '<?xml version="1.0"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>Invalid request</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>';
     assert.throws(() => parse(fault), /SOAP fault: Invalid request/);
+  });
+
+  test('"no quotes for the data given" (code 100) is no publication; other BCU errors are faults', () => {
+    assert.throws(() => parse(answer('', '<status>0</status><codigoerror>100</codigoerror><mensaje>No existen cotizaciones para los datos ingresados</mensaje>')), NoPublication);
+    const other = answer('', '<status>0</status><codigoerror>5</codigoerror><mensaje>Error interno</mensaje>');
+    assert.throws(() => parse(other), (err) => err instanceof ParseError && !(err instanceof NoPublication) && /BCU says 5 Error interno/.test(err.message));
   });
 
   test('rejects unknown currency numbers and bad figures', () => {

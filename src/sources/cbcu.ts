@@ -1,10 +1,9 @@
 // Banco Central del Uruguay closing quotes from its SOAP service awsbcucotizaciones (GeneXus): one POST
 // per currency and window, answered with datoscotizaciones.dato rows {Fecha, Moneda, TCC, TCV}. Rates
 // are UYU per 1 unit. Rows name their currency by BCU number (2225), not ISO ("CodigoISO" holds "DLS.").
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal, Decimal } from '../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { Decimal } from '../money/decimal.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, parseXml, xmlParser } from './read.js';
 
 const CODE = 'CBCU';
 /** BCU currency number → ISO. 2225 is "DLS. USA BILLETE", the interbank dollar the BCU's own figures
@@ -21,7 +20,10 @@ const PATH = '/wscotizaciones/servlet/awsbcucotizaciones';
 const NAME = /awsbcucotizaciones([#-][^/]*)?$/i;
 
 const fail: (message: string) => never = failFor(CODE);
-const xml = new XMLParser({ removeNSPrefix: true, parseTagValue: false, parseAttributeValue: false, ignoreAttributes: true, isArray: (name) => name === 'datoscotizaciones.dato' });
+// The answer's attributes are only namespaces; `dato` is a list even when it holds one row.
+const xml = xmlParser({ ignoreAttributes: true, isArray: (name) => name === 'datoscotizaciones.dato' });
+// "No existen cotizaciones para los datos ingresados": the BCU's answer for days without a quote.
+const NO_QUOTES = '100';
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const text = (x: unknown): string => (typeof x === 'string' ? x.trim() : '');
@@ -63,11 +65,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const body = payload.body.toString('utf8');
-    // XMLParser reads a cut-off document without complaint; the validator does not.
-    const valid = XMLValidator.validate(body);
-    if (valid !== true) fail(`${payload.name} is not well-formed XML: ${valid.err.msg}`);
-    const doc: unknown = xml.parse(body);
+    const doc = parseXml(CODE, payload.name, decodeText(payload.body), xml);
     const soapBody = isObject(doc) && isObject(doc.Envelope) ? doc.Envelope.Body : undefined;
     if (!isObject(soapBody)) fail(`${payload.name} is not a SOAP envelope`);
     if (isObject(soapBody.Fault)) fail(`SOAP fault: ${text(soapBody.Fault.faultstring)}`);
@@ -76,7 +74,10 @@ export const source: Source = {
     if (!isObject(out) || !isObject(out.respuestastatus)) fail(`${payload.name} has no Salida/respuestastatus`);
     // status 1 is success; otherwise codigoerror and mensaje say why (no quote for the dates asked…).
     const status = out.respuestastatus;
-    if (text(status.status) !== '1') fail(`BCU says ${text(status.codigoerror)} ${text(status.mensaje)}`.trim());
+    const says = `BCU says ${text(status.codigoerror)} ${text(status.mensaje)}`.trim();
+    // A window of weekends and holidays only: no quote to send, which is an answer, not a fault.
+    if (text(status.status) !== '1' && text(status.codigoerror) === NO_QUOTES) throw new NoPublication(CODE, says);
+    if (text(status.status) !== '1') fail(says);
     const rows = isObject(out.datoscotizaciones) ? out.datoscotizaciones['datoscotizaciones.dato'] : undefined;
     const observations: Observation[] = [];
     for (const row of Array.isArray(rows) ? rows : []) {
@@ -86,13 +87,8 @@ export const source: Source = {
       const moneda = text(row.Moneda);
       const quote = /^\d+$/.test(moneda) ? BCU_CURRENCIES[Number(moneda)] : undefined;
       if (quote === undefined) fail(`BCU currency ${JSON.stringify(moneda)} on ${date} has no ISO code here`);
-      let buy: string, sell: string;
-      try {
-        buy = cleanDecimal(text(row.TCC));
-        sell = cleanDecimal(text(row.TCV));
-      } catch {
-        fail(`${quote} has bad TCC/TCV ${JSON.stringify(row.TCC)}/${JSON.stringify(row.TCV)} on ${date}`);
-      }
+      const where = `${quote} has bad TCC/TCV on ${date}`;
+      const [buy, sell] = [decimalOf(fail, row.TCC, where), decimalOf(fail, row.TCV, where)];
       // The BCU's closing quote is one figure, sent as both buy (TCC) and sell (TCV). A row where they
       // differ is a buy/sell pair, for which the BCU defines no mid: skipped, not averaged.
       if (!new Decimal(buy).eq(sell)) continue;

@@ -7,7 +7,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { source } from './cbeg.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/CBEG/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -128,6 +128,10 @@ describe('CBEG edge cases', () => {
     assert.throws(() => parse(xlsx(['10/04/2026', 'US Dollar', 53.1, 53.25])), /bad date cell/);
     assert.throws(() => parse(xlsx([46122, 'US Dollar', 53.1, null])), /no USD sell rate/);
     assert.throws(() => parse(xlsx([46122, 'US Dollar', 'n/a', 53.25])), /bad USD buy rate/);
+  });
+
+  test('a sheet with the header and no rows (a window of weekends) is no publication', () => {
+    assert.throws(() => parse(xlsx()), NoPublication);
   });
 
   test('accepts the historical-data endpoint only', () => {

@@ -2,9 +2,9 @@
 // sheet of Date | Currency | Buy | Sell rows, EGP per unit, currencies by English name. Only buy and
 // sell are published; the rate kept is their exact midpoint (see observation()).
 import { read, SSF, utils, type WorkBook } from '@e965/xlsx';
-import { cleanDecimal, Decimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { Decimal } from '../money/decimal.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, toDmy } from './read.js';
 
 const CODE = 'CBEG';
 const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
@@ -41,8 +41,6 @@ const CURRENCIES: Readonly<Record<string, { quote: string; unit: number }>> = {
 
 const fail: (message: string) => never = failFor(CODE);
 
-const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
 /** An Excel day number (the sheet's dd/MM/yyyy cells) as YYYY-MM-DD. */
 function excelDate(serial: unknown): string {
   if (typeof serial !== 'number' || !Number.isInteger(serial) || serial <= 0) fail(`bad date cell ${JSON.stringify(serial)}`);
@@ -50,14 +48,8 @@ function excelDate(serial: unknown): string {
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-function figure(raw: unknown, what: string): string {
-  if (typeof raw !== 'number' && typeof raw !== 'string') fail(`no ${what}`);
-  try {
-    return cleanDecimal(raw);
-  } catch {
-    fail(`bad ${what} ${JSON.stringify(raw)}`);
-  }
-}
+/** A buy or sell cell: an empty one is named as missing, not as a bad number. */
+const figure = (raw: unknown, what: string): string => (raw === null || raw === undefined ? fail(`no ${what}`) : decimalOf(fail, raw, `bad ${what}`));
 
 function observation(cells: unknown[]): Observation {
   const [serial, name, buyCell, sellCell] = cells;
@@ -109,7 +101,8 @@ export const source: Source = {
     const head = rows.findIndex((r) => HEADER.every((h, i) => r[i] === h));
     if (head < 0) fail(`${payload.name} has no ${HEADER.join(' | ')} header`);
     const data = rows.slice(head + 1).filter((r) => r.some((c) => c !== null && c !== ''));
-    if (data.length === 0) fail(`${payload.name} holds no rates`);
+    // The header with no row under it: the window held only Egyptian weekends and holidays.
+    if (data.length === 0) throw new NoPublication(CODE, `${payload.name} holds no rates: no working day in the window`);
     return data.map(observation);
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
@@ -119,8 +112,8 @@ export const source: Source = {
       ['DataSourceId', DATA_SOURCE_ID],
       ['FallbackUrl', FALLBACK_URL],
       ['LanguageName', 'en'],
-      ['FromDateRaw', ddmmyyyy(window.from)],
-      ['ToDateRaw', ddmmyyyy(window.to)],
+      ['FromDateRaw', toDmy(window.from, '/')],
+      ['ToDateRaw', toDmy(window.to, '/')],
       ...Object.keys(CURRENCIES).map((name) => ['SelectedSelectOptions', name]),
       ['SubmitAction', '2'],
     ]);

@@ -1,13 +1,11 @@
 // Central Bank of Kenya indicative mean rates, read from the wpDataTables endpoint behind its forex
 // page (table 193, January 2024 onwards): rows of [dd/mm/yyyy, currency name, mean]. Currencies are
 // named, not coded; most rows are KES per unit, the East African cross rows the other way round.
-import { cleanDecimal } from '../money/decimal.js';
 import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, fromDmy, parseJson } from './read.js';
 
 const CODE = 'CBKE';
 const TABLE_ID = '193';
-const DAY = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 // admin-ajax.php?action=get_wdtable&table_id=193 (live) or wdtable-193-….json (recorded).
 const NAME = /[?&]action=get_wdtable&table_id=193(&|$)|(^|\/)wdtable-193-[^/]*\.json$/;
 
@@ -50,18 +48,12 @@ const fail: (message: string) => never = failFor(CODE);
 function observation(cells: unknown): Observation {
   if (!Array.isArray(cells) || cells.length !== 3) fail(`row ${JSON.stringify(cells)} is not [date, currency, mean]`);
   const [day, name, mean] = cells as unknown[];
-  const d = typeof day === 'string' ? DAY.exec(day.trim()) : null;
-  if (d === null) fail(`bad date ${JSON.stringify(day)}`);
-  const date = `${d[3]}-${d[2]}-${d[1]}`;
+  // Day first, dd/mm/yyyy.
+  const date = typeof day === 'string' ? fromDmy(day) : undefined;
+  if (date === undefined) fail(`bad date ${JSON.stringify(day)}`);
   const row = typeof name === 'string' && Object.hasOwn(ROWS, name.trim()) ? ROWS[name.trim()]! : undefined;
   if (row === undefined) fail(`unknown currency ${JSON.stringify(name)} on ${date}`);
-  if (typeof mean !== 'string' && typeof mean !== 'number') fail(`no ${row.quote} mean on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(mean);
-  } catch {
-    fail(`bad ${row.quote} mean ${JSON.stringify(mean)} on ${date}`);
-  }
+  const rate = decimalOf(fail, mean, `bad ${row.quote} mean on ${date}`);
   return { date, quote: row.quote, rate, unit: row.unit, direction: row.direction };
 }
 

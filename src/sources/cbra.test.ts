@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
 import { source } from './cbra.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/CBRA/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -96,6 +96,13 @@ describe('CBRA edge cases', () => {
     // Only metals: nothing expressible.
     assert.throws(() => parse(byDate(RATES.slice(RATES.indexOf('<ExchangeRate><ISO>XAU')))), /holds no rates/);
     assert.throws(() => parse(soap('<ISOCodesResponse xmlns="http://www.cba.am/" />')), /no exchange-rate response/);
+  });
+
+  test('an empty range (a window of weekends and holidays) is no publication; other empty answers are faults', () => {
+    assert.throws(() => parse(range('')), NoPublication);
+    const fault = (err: unknown) => err instanceof ParseError && !(err instanceof NoPublication);
+    assert.throws(() => parse(byDate('')), fault);
+    assert.throws(() => parse(byDate(RATES.slice(RATES.indexOf('<ExchangeRate><ISO>XAU')))), fault);
   });
 
   test('rejects bad rows', () => {

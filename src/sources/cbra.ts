@@ -2,13 +2,10 @@
 // ExchangeRatesLatest / ExchangeRatesByDate (CurrentDate + Rates/ExchangeRate) and
 // ExchangeRatesByDateRangeByISO (an ADO.NET diffgram of ExchangeRatesByRange rows with a RateDate).
 // AMD per `Amount` units (10 JPY, 100 IRR); the amount is kept as `unit`.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'CBRA';
-const ISO_CODE = /^[A-Z]{3}$/;
 // The live endpoint (…/exchangerates.asmx) and recorded copies (exchangerates-asmx-….xml).
 const NAME = /(^|\/)exchangerates[.-]asmx([-?#/]|$)/i;
 // The CBA quotes gold and silver in AMD per gram; ISO XAU/XAG are troy ounces, so no `unit` fits.
@@ -17,15 +14,8 @@ const METALS = new Set(['XAU', 'XAG']);
 // quotes in 2026 (metals left out, see above). A currency it adds needs adding here.
 const ISO_CODES = 'USD,GBP,AUD,EUR,XDR,IRR,PLN,CAD,INR,NOK,JPY,SEK,CHF,CZK,CNY,SGD,BRL,AED,KGS,KZT,RUB,UAH,UZS,BYN,TJS,GEL,HKD,NZD';
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  // Rates and amounts stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'ExchangeRate' || tag === 'ExchangeRatesByRange',
-});
+// One row comes back as an object, several as an array: always an array.
+const xml = xmlParser({ isArray: (tag) => tag === 'ExchangeRate' || tag === 'ExchangeRatesByRange' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -41,16 +31,10 @@ function day(raw: unknown): string {
 }
 
 function observation(date: string, row: Node): Observation | null {
-  const { ISO: quote, Amount: amount, Rate: raw } = row;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
+  const quote = isoCode(fail, row.ISO, `row of ${date}`);
   if (METALS.has(quote)) return null;
-  if (typeof amount !== 'string' || !/^[1-9]\d*$/.test(amount)) fail(`bad ${quote} amount ${JSON.stringify(amount)} on ${date}`);
-  if (typeof raw !== 'string') fail(`no ${quote} rate on ${date}`);
-  try {
-    return { date, quote, rate: cleanDecimal(raw), unit: Number(amount), direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
+  const unit = unitOf(fail, row.Amount, `bad ${quote} amount on ${date}`);
+  return { date, quote, rate: decimalOf(fail, row.Rate, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
 function fromBody(body: Node): Observation[] {
@@ -61,10 +45,11 @@ function fromBody(body: Node): Observation[] {
   const range = body.ExchangeRatesByDateRangeByISOResponse;
   if (isNode(range)) {
     const result = range.ExchangeRatesByDateRangeByISOResult;
-    const diffgram = isNode(result) ? result.diffgram : undefined;
-    // A window without rates comes back as an empty diffgram, without DocumentElement.
-    const rows = isNode(diffgram) && isNode(diffgram.DocumentElement) ? list(diffgram.DocumentElement.ExchangeRatesByRange) : [];
-    return rows.map((row) => observation(day(row.RateDate), row)).filter((o): o is Observation => o !== null);
+    if (!isNode(result) || !('diffgram' in result)) fail('ExchangeRatesByDateRangeByISO returned no diffgram');
+    // A window without rates (weekend, holiday) comes back as an empty diffgram, without DocumentElement.
+    const rows = isNode(result.diffgram) ? result.diffgram.DocumentElement : undefined;
+    if (!isNode(rows)) throw new NoPublication(CODE, 'the window holds no rates (empty diffgram)');
+    return list(rows.ExchangeRatesByRange).map((row) => observation(day(row.RateDate), row)).filter((o): o is Observation => o !== null);
   }
   for (const op of ['ExchangeRatesLatest', 'ExchangeRatesByDate']) {
     const response = body[`${op}Response`];
@@ -97,11 +82,10 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '').trim();
+    const text = decodeText(payload.body).trim();
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) fail(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
-    const doc = xml.parse(text) as Node;
+    // The error keeps the "malformed XML" wording this adapter has always used.
+    const doc = parseXml(CODE, `malformed XML: ${payload.name}`, text, xml);
     const body = isNode(doc.Envelope) ? doc.Envelope.Body : undefined;
     if (!isNode(body)) fail('XML is not a SOAP envelope');
     const observations = fromBody(body);

@@ -1,12 +1,9 @@
 // Bank of Russia official rates from its XML service: XML_daily (every currency on one date) and
 // XML_dynamic (one currency over a range). windows-1251, decimal commas, RUB per `Nominal` units.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from './read.js';
 
 const CODE = 'CBRF';
-const ISO_CODE = /^[A-Z]{3}$/;
 // scripts/XML_daily.asp, XML_daily_eng.asp, XML_dynamic.asp (live) or XML_daily-….xml (recorded).
 const NAME = /(^|\/)XML_(daily(_eng)?|dynamic)([.-]|$)/;
 /** XML_dynamic names its currency only by the CBR's internal id. An id is tied to one currency (a
@@ -23,50 +20,25 @@ const VALUTE_IDS: Readonly<Record<string, string>> = Object.fromEntries(
     .map((pair) => pair.split(':')),
 );
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Rates stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Valute' || tag === 'Record',
-});
+// One Valute or Record comes back as an object, several as an array: always an array.
+const xml = xmlParser({ isArray: (tag) => tag === 'Valute' || tag === 'Record' });
 
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
 
-/** The prolog declares windows-1251; decode by it so the Cyrillic names survive (an error page has none). */
-function decode(body: Buffer): string {
-  const label = /^\s*<\?xml[^>]*encoding=["']([\w-]+)["']/i.exec(body.subarray(0, 200).toString('latin1'))?.[1] ?? 'utf-8';
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    fail(`unknown encoding ${JSON.stringify(label)}`);
-  }
-  return decoder.decode(body);
-}
-
 /** "25.04.2026" → "2026-04-25". */
 function isoDate(raw: unknown): string {
-  const m = typeof raw === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(raw) : null;
-  if (!m) fail(`bad date ${JSON.stringify(raw)}`);
-  return `${m[3]}-${m[2]}-${m[1]}`;
+  const date = typeof raw === 'string' ? fromDmy(raw) : undefined;
+  if (date === undefined) fail(`bad date ${JSON.stringify(raw)}`);
+  return date;
 }
 
-function observation(date: string, quote: unknown, node: Node): Observation {
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency code ${JSON.stringify(quote)} on ${date}`);
-  const { Nominal: nominal, Value: value } = node;
-  if (typeof nominal !== 'string' || !/^[1-9]\d*$/.test(nominal)) fail(`bad ${quote} Nominal ${JSON.stringify(nominal)} on ${date}`);
-  let rate: string;
-  try {
-    // Value (per Nominal) is the published figure; VunitRate is the CBR's own division of it, not read.
-    rate = cleanDecimal(typeof value === 'string' ? value : '');
-  } catch {
-    fail(`bad ${quote} Value ${JSON.stringify(value)} on ${date}`);
-  }
-  return { date, quote, rate, unit: Number(nominal), direction: 'direct' };
+function observation(date: string, code: unknown, node: Node): Observation {
+  const quote = isoCode(fail, code, `Valute of ${date}`);
+  const unit = unitOf(fail, node.Nominal, `bad ${quote} Nominal on ${date}`);
+  // Value (per Nominal) is the published figure; VunitRate is the CBR's own division of it, not read.
+  return { date, quote, rate: decimalOf(fail, node.Value, `bad ${quote} Value on ${date}`), unit, direction: 'direct' };
 }
 
 function parseDaily(root: Node): Observation[] {
@@ -83,20 +55,6 @@ function parseDynamic(root: Node): Observation[] {
   return records.map((r) => observation(isoDate(r.Date), quote, r));
 }
 
-/** DD/MM/YYYY for each calendar day of the window: Saturday is an effective date too, and a day
- *  without its own rates (Sunday, Monday, holidays) comes back under the date those rates took effect. */
-function requestDays(from: string, to: string): string[] {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const end = Date.parse(`${to}T00:00:00Z`);
-  if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`${CODE}: bad window ${from}..${to}`);
-  const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) {
-    const [y, m, d] = new Date(t).toISOString().slice(0, 10).split('-');
-    days.push(`${d}/${m}/${y}`);
-  }
-  return days;
-}
-
 export const source: Source = {
   code: CODE,
   name: 'Central Bank of the Russian Federation',
@@ -106,8 +64,9 @@ export const source: Source = {
   cadence: 'daily',
   schedule: '*/30 9-11 * * 1-5',
   // Rates are set as of 15:30 Moscow time (UTC+3 all year, no DST): 12:30 UTC. That happens on the
-  // business day before the effective date an observation carries, so date + time runs a day (or more) late.
+  // business day before the effective date an observation carries: hence the day offset.
   publishedAtUtc: '12:30:00',
+  publishedDayOffset: -1,
   feedUrl: 'https://www.cbr.ru/scripts/XML_daily.asp',
   baseUrl: 'https://www.cbr.ru',
   // The XML service's own page.
@@ -118,10 +77,8 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = decode(payload.body).replace(/^\uFEFF/, '');
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) fail(`${payload.name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-    const root = (xml.parse(text) as Node).ValCurs;
+    // The prolog declares windows-1251: decoded by it, the Cyrillic names survive.
+    const root = parseXml(CODE, payload.name, decodeText(payload.body), xml).ValCurs;
     // The service answers bad parameters with 200 and "<ValCurs>Error in parameters</ValCurs>".
     if (typeof root !== 'object' || root === null) fail(`${payload.name} has no ValCurs element`);
     const observations = 'DateRange1' in root ? parseDynamic(root as Node) : parseDaily(root as Node);
@@ -130,6 +87,8 @@ export const source: Source = {
   },
   requests(window, ctx) {
     // XML_daily gives every currency for a date; XML_dynamic would take one request per currency.
-    return requestDays(window.from, window.to).map((day) => ({ url: `${ctx.base}/scripts/XML_daily.asp?date_req=${day}` }));
+    // Every calendar day, as DD/MM/YYYY: Saturday is an effective date too, and a day without its own
+    // rates (Sunday, Monday, holidays) comes back under the date those rates took effect.
+    return windowDays(window).map((day) => ({ url: `${ctx.base}/scripts/XML_daily.asp?date_req=${toDmy(day, '/')}` }));
   },
 };

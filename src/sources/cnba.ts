@@ -1,13 +1,11 @@
 // Czech National Bank exchange rate fixing: the JSON API (api.cnb.cz) and the pipe-delimited text file
 // in its English (daily.txt, decimal point) and Czech (denni_kurz.txt, decimal comma) forms.
 // Rates are CZK per `amount` units (100 JPY, 1000 IDR); the multiplier is kept as `unit`.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson as readJsonText } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseJson as readJsonText, unitOf } from './read.js';
 
 const CODE = 'CNBA';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // The column line names the layout; anything else (year.txt, an HTML page) is not this file.
 const COLUMNS = ['Country|Currency|Amount|Code|Rate', 'země|měna|množství|kód|kurz'];
@@ -18,18 +16,10 @@ const NAME = /(^|[/-])exrates[/-]daily(-year)?([?/-]|$)|(^|\/)(daily|denni_kurz)
 
 const fail: (message: string) => never = failFor(CODE);
 
-function observation(date: string, quote: unknown, amount: unknown, raw: unknown): Observation {
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency code ${JSON.stringify(quote)} on ${date}`);
-  const unit = typeof amount === 'string' && /^\d+$/.test(amount) ? Number(amount) : amount;
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} amount ${JSON.stringify(amount)} on ${date}`);
-  if (typeof raw !== 'string' && typeof raw !== 'number') fail(`no ${quote} rate on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(raw);
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
-  return { date, quote, rate, unit, direction: 'direct' };
+function observation(date: string, code: unknown, amount: unknown, raw: unknown): Observation {
+  const quote = isoCode(fail, code, `row of ${date}`);
+  const unit = unitOf(fail, amount, `bad ${quote} amount on ${date}`);
+  return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
 function parseJson(text: string): Observation[] {
@@ -49,8 +39,9 @@ function parseJson(text: string): Observation[] {
 
 /** "28.03.2022 #61" (Czech file) or "28 Mar 2022 #61" (English file). */
 function headerDate(line: string): string {
-  const czech = /^(\d{2})\.(\d{2})\.(\d{4}) #\d+$/.exec(line);
-  if (czech) return `${czech[3]}-${czech[2]}-${czech[1]}`;
+  const czech = /^(\S+) #\d+$/.exec(line)?.[1];
+  const date = czech === undefined ? undefined : fromDmy(czech);
+  if (date !== undefined) return date;
   const english = /^(\d{2}) ([A-Z][a-z]{2}) (\d{4}) #\d+$/.exec(line);
   const month = english ? MONTHS.indexOf(english[2]!) + 1 : 0;
   if (!english || month === 0) fail(`first line ${JSON.stringify(line.slice(0, 40))} is not "DD.MM.YYYY #n"`);
@@ -89,7 +80,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '').trim();
+    const text = decodeText(payload.body).trim();
     const observations = text.startsWith('{') ? parseJson(text) : parseText(text);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;

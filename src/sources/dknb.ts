@@ -1,9 +1,8 @@
 // Danmarks Nationalbank daily rates, read from Statistics Denmark's StatBank (table DNVALD), which
 // holds the bank's history: semicolon CSV VALUTA;KURTYP;TID;INDHOLD. Rate type KBH is DKK per 100
 // units of the foreign currency, for every currency; the 100 is stated only in the table's metadata.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode } from './read.js';
 
 const CODE = 'DKNB';
 const TABLE = 'DNVALD';
@@ -15,7 +14,6 @@ const UNIT = 100;
 const NAME = /(^|\/)statbank-DNVALD-KBH-[^/]*\.csv$/;
 const HEADER = ['VALUTA', 'KURTYP', 'TID', 'INDHOLD'];
 const TID = /^(\d{4})M(\d{2})D(\d{2})$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // StatBank's mark for "no figure": BGN from 2026, when the lev was replaced by the euro.
 const NO_VALUE = '..';
 
@@ -45,7 +43,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     // StatBank errors are JSON ({"errorTypeCode":…}) or HTML, never this header.
     if ((lines[0] ?? '').trim() !== HEADER.join(';')) fail(`${payload.name} is not DNVALD BULK CSV (first line ${JSON.stringify((lines[0] ?? '').slice(0, 60))})`);
@@ -53,20 +51,14 @@ export const source: Source = {
     for (let n = 1; n < lines.length; n++) {
       const cells = lines[n]!.split(';').map((cell) => cell.trim());
       if (cells.length !== HEADER.length) fail(`line ${n + 1} has ${cells.length} cells, expected ${HEADER.length}`);
-      const [quote, type, day, value] = cells as [string, string, string, string];
+      const [code, type, day, value] = cells as [string, string, string, string];
       if (type !== RATE_TYPE) fail(`line ${n + 1} has rate type ${JSON.stringify(type)}, expected ${RATE_TYPE}`);
-      if (!ISO_CODE.test(quote)) fail(`line ${n + 1} has bad currency ${JSON.stringify(quote)}`);
+      const quote = isoCode(fail, code, `line ${n + 1}`);
       const m = TID.exec(day);
       if (!m) fail(`line ${n + 1} has bad TID ${JSON.stringify(day)}`);
       const date = `${m[1]}-${m[2]}-${m[3]}`;
       if (value === NO_VALUE) continue;
-      let rate: string;
-      try {
-        rate = cleanDecimal(value);
-      } catch {
-        fail(`bad ${quote} rate ${JSON.stringify(value)} on ${date}`);
-      }
-      out.push({ date, quote, rate, unit: UNIT, direction: 'direct' });
+      out.push({ date, quote, rate: decimalOf(fail, value, `bad ${quote} rate on ${date}`), unit: UNIT, direction: 'direct' });
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;

@@ -1,9 +1,7 @@
 // European Central Bank euro reference rates. One adapter reads every shape the ECB serves (daily and
 // history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, parseXml, xmlParser } from './read.js';
 import { unzip } from './unzip.js';
 
 const CODE = 'ECBF';
@@ -12,35 +10,21 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 // named with their date (eurofxref-2026-04-13.csv, eurofxref-hist-90d-2025-04-04.xml).
 const NAME = /^eurofxref(-daily|-hist(-90d)?)?(-\d{4}-\d{2}-\d{2})?\.(xml|csv|zip)$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 const DAY_MS = 86_400_000;
 // The daily XML holds the last fixing only, the 90-day XML the last 90 calendar days; anything longer
 // needs the whole history, of which the ZIP (0.6 MB) is the smallest form.
 const DAILY_SPAN_DAYS = 3;
 const RECENT_SPAN_DAYS = 90;
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  // Rates stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Cube',
-});
+// Cube nests three deep (all days / a day / a rate), one or many at each level: always an array.
+const xml = xmlParser({ isArray: (tag) => tag === 'Cube' });
 
 const fail: (message: string) => never = failFor(CODE);
 
-function observation(date: string, quote: string, raw: string): Observation {
+function observation(date: string, code: unknown, raw: unknown): Observation {
   if (!ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
-  if (!ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(raw);
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
-  return { date, quote, rate, unit: 1, direction: 'indirect' };
+  const quote = isoCode(fail, code, `rate of ${date}`);
+  return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit: 1, direction: 'indirect' };
 }
 
 type Node = Record<string, unknown>;
@@ -49,17 +33,15 @@ const children = (node: unknown): Node[] =>
     ? ((node as Node).Cube as unknown[]).filter((c): c is Node => typeof c === 'object' && c !== null)
     : [];
 
-function parseXml(text: string): Observation[] {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) fail(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const doc = xml.parse(text) as Node;
+function fromXml(text: string): Observation[] {
+  const doc = parseXml(CODE, 'XML', text, xml);
   if (typeof doc.Envelope !== 'object' || doc.Envelope === null) fail('XML is not a gesmes:Envelope');
   const days = children(doc.Envelope).flatMap(children);
   if (days.length === 0) fail('XML holds no dated Cube');
   return days.flatMap((day) => {
     const rates = children(day);
     if (rates.length === 0) fail(`no rates for ${String(day.time)}`);
-    return rates.map((c) => observation(String(day.time), String(c.currency), String(c.rate)));
+    return rates.map((c) => observation(String(day.time), c.currency, c.rate));
   });
 }
 
@@ -79,7 +61,7 @@ function parseCsv(text: string): Observation[] {
   if (header[0] !== 'Date') fail('CSV does not start with a Date column');
   // Both CSVs end every line with a separator; the empty last column that gives is no currency.
   const columns = header.length - (header[header.length - 1] === '' ? 1 : 0);
-  for (let i = 1; i < columns; i++) if (!ISO_CODE.test(header[i]!)) fail(`bad CSV column ${JSON.stringify(header[i])}`);
+  for (let i = 1; i < columns; i++) isoCode(fail, header[i], `CSV column ${i + 1}`);
   if (lines.length < 2) fail('CSV has no rows');
   const out: Observation[] = [];
   for (let n = 1; n < lines.length; n++) {
@@ -95,7 +77,7 @@ function parseCsv(text: string): Observation[] {
   return out;
 }
 
-function csvFromZip(body: Buffer): string {
+function csvFromZip(body: Buffer): Buffer {
   let entries;
   try {
     entries = unzip(body);
@@ -104,7 +86,7 @@ function csvFromZip(body: Buffer): string {
   }
   const csv = entries.filter((e) => e.name.toLowerCase().endsWith('.csv'));
   if (csv.length !== 1) fail(`ZIP holds ${csv.length} CSV members, expected 1`);
-  return csv[0]!.data.toString('utf8');
+  return csv[0]!.data;
 }
 
 export const source: Source = {
@@ -127,9 +109,9 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const body = payload.body;
     const isZip = body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'));
-    const text = (isZip ? csvFromZip(body) : body.toString('utf8')).replace(/^\uFEFF/, '').trimStart();
+    const text = decodeText(isZip ? csvFromZip(body) : body).trimStart();
     let observations: Observation[];
-    if (text.startsWith('<')) observations = parseXml(text);
+    if (text.startsWith('<')) observations = fromXml(text);
     else if (text.startsWith('Date')) observations = parseCsv(text);
     else fail(`${payload.name} is neither ECB XML, CSV nor ZIP`);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { FRED_SERIES, source } from './frny.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/FRNY/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -124,6 +124,12 @@ describe('FRNY edge cases', () => {
     assert.throws(() => parse(fred()), /DEXUSEU holds no rates$/);
     assert.throws(() => parse(fred(['2026-02-16', '.'])), /only holidays/);
     assert.throws(() => parse('{"error_code":400,"error_message":"Bad Request.  The value for variable api_key is not registered."}'), /FRED says Bad Request/);
+  });
+
+  test('a window of weekends and holidays is no publication; an error answer is a fault', () => {
+    assert.throws(() => parse(fred()), NoPublication);
+    assert.throws(() => parse(fred(['2026-02-16', '.'])), NoPublication);
+    assert.throws(() => parse('{"error_code":400,"error_message":"Bad Request."}'), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects transformed units and bad values', () => {

@@ -1,9 +1,8 @@
 // Federal Reserve H.10 noon buying rates in New York, read from FRED one series per request. The body
 // never names its series, so the series id (and with it the currency and the direction) comes from
 // the payload name: the request URL (series_id=DEXUSEU) or a recorded file name (…-DEXUSEU-…).
-import { cleanDecimal } from '../money/decimal.js';
-import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'FRNY';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -69,16 +68,12 @@ export const source: Source = {
       const { date, value } = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
       if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`${series} has bad date ${JSON.stringify(date)}`);
       if (value === NO_VALUE) continue;
+      // FRED writes values as strings; a number would be a different payload.
       if (typeof value !== 'string') fail(`${series} has no value on ${date}`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(value);
-      } catch {
-        fail(`${series} has bad value ${JSON.stringify(value)} on ${date}`);
-      }
-      out.push({ date, quote, rate, unit: 1, direction });
+      out.push({ date, quote, rate: decimalOf(fail, value, `${series} has bad value ${JSON.stringify(value)} on ${date}`), unit: 1, direction });
     }
-    if (out.length === 0) fail(`${series} holds no rates${rows.length > 0 ? ' (only holidays)' : ''}`);
+    // A well-formed answer for a window of weekends and holidays: no rows, or only "." rows.
+    if (out.length === 0) throw new NoPublication(CODE, `${series} holds no rates${rows.length > 0 ? ' (only holidays)' : ''}`);
     return out;
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { source } from './hkma.js';
 import { createHttpClient } from './http.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/HKMA/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -73,6 +73,13 @@ describe('HKMA edge cases', () => {
     assert.throws(() => parse(doc('{"end_of_day":"2026-02-27","usd":null}')), /holds no rates/);
     assert.throws(() => parse(doc('{"end_of_day":"2026-02-27","usd":7.825,"twi_2030":99.1}')), /unexpected field twi_2030/);
     assert.throws(() => parse(doc('{"end_of_day":"2026-02","usd":7.825}')), /bad end_of_day/);
+  });
+
+  test('a month not yet released and all-null days are no publication; an API error is a fault', () => {
+    assert.throws(() => parse(doc('')), NoPublication);
+    assert.throws(() => parse(doc('{"end_of_day":"2026-02-27","usd":null}')), NoPublication);
+    const error = '{"header":{"success":false,"err_code":"1003","err_msg":"Invalid date range"},"result":{}}';
+    assert.throws(() => parse(error), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the daily table only', () => {

@@ -1,9 +1,8 @@
 // Hong Kong Monetary Authority, Monthly Statistical Bulletin: daily end-of-day exchange rates, HKD
 // per 1 unit of each currency (one lower-case field per currency, JSON doubles with float noise).
 // Released with the bulletin, so a month's figures appear together early in the next month.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, parseJson, windowDays } from './read.js';
 
 const CODE = 'HKMA';
 const PATH = '/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily';
@@ -21,12 +20,6 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 function record(row: unknown): Observation[] {
   if (!isObject(row)) fail('record is not an object');
   const { end_of_day: date, ...fields } = row;
@@ -39,15 +32,8 @@ function record(row: unknown): Observation[] {
     if (quote === undefined) fail(`unexpected field ${field} on ${date}`);
     // Null: a currency not quoted that day (pre-euro currencies now, the SDR on some days).
     if (value === null) continue;
-    if (typeof value !== 'number' && typeof value !== 'string') fail(`bad ${field} on ${date}`);
-    let rate: string;
-    try {
-      // 7.8245000000000005 comes back as the published 7.8245.
-      rate = cleanDecimal(value);
-    } catch {
-      fail(`bad ${field} ${JSON.stringify(value)} on ${date}`);
-    }
-    out.push({ date, quote, rate, unit: 1, direction: 'direct' });
+    // 7.8245000000000005 comes back as the published 7.8245.
+    out.push({ date, quote, rate: decimalOf(fail, value, `bad ${field} on ${date}`), unit: 1, direction: 'direct' });
   }
   return out;
 }
@@ -83,14 +69,17 @@ export const source: Source = {
     const records = isObject(result) ? result.records : undefined;
     if (!Array.isArray(records)) fail(`${payload.name} has no result.records array`);
     const out = records.flatMap(record);
-    if (out.length === 0) fail(`${payload.name} holds no rates`);
+    // A well-formed answer with no figures: a window whose month the bulletin has not released yet, or
+    // days with every currency null.
+    if (out.length === 0) throw new NoPublication(CODE, `${payload.name} holds no rates`);
     return out;
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // Pages of at most PAGE calendar days, so that no page is cut at PAGE rows.
+    const days = windowDays(window);
     const requests: FeedRequest[] = [];
-    for (let from = window.from; from <= window.to; from = addDays(from, PAGE)) {
-      const last = addDays(from, PAGE - 1);
-      const to = last < window.to ? last : window.to;
+    for (let i = 0; i < days.length; i += PAGE) {
+      const [from, to] = [days[i]!, days[Math.min(i + PAGE, days.length) - 1]!];
       requests.push({ url: `${ctx.base}${PATH}?choose=end_of_day&from=${from}&to=${to}&offset=0&pagesize=${PAGE}` });
     }
     return requests;

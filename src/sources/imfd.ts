@@ -2,9 +2,8 @@
 // values (rms_mth SDRCV), or the last five days of SDR values (rms_five). Each report is one or more
 // tables (title line, "Currency<TAB>March 02, 2026<TAB>…", a row per currency, a blank line) and notes.
 // Base USD: REP rows are currency units per USD (indirect), "(1)" rows USD per unit (direct).
-import { cleanDecimal } from '../money/decimal.js';
 import { type Direction, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor } from './read.js';
 
 const CODE = 'IMFD';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -95,7 +94,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     const out: Observation[] = [];
     let report: Report | undefined;
     let dates: string[] | undefined;
@@ -116,14 +115,9 @@ export const source: Source = {
           // Days a currency was not reported are "NA" (REP/SDRCV) or blank (rms_five).
           if (cell === '' || cell === 'NA') continue;
           // Commas only ever separate thousands here ("1,435.400000"); cleanDecimal would read "1,16" as 1.16.
-          if (cell.includes(',') && !THOUSANDS.test(cell)) fail(`${cells[0]} has bad figure ${JSON.stringify(cell)} on ${date}`);
-          let rate: string;
-          try {
-            rate = cleanDecimal(cell.replaceAll(',', ''));
-          } catch {
-            fail(`${cells[0]} has bad figure ${JSON.stringify(cell)} on ${date}`);
-          }
-          out.push({ date, quote: row.quote, rate, unit: 1, direction: row.direction });
+          const where = `${cells[0]} has bad figure ${JSON.stringify(cell)} on ${date}`;
+          if (cell.includes(',') && !THOUSANDS.test(cell)) fail(where);
+          out.push({ date, quote: row.quote, rate: decimalOf(fail, cell.replaceAll(',', ''), where), unit: 1, direction: row.direction });
         }
       } else if (line.startsWith('Currency\t')) {
         if (report === undefined) fail(`line ${i + 1}: a table without a known report title`);

@@ -2,9 +2,9 @@
 // with one currency's Value/Sell/Buy/Date table, IDR per `Value` units with thousands separators.
 // BI publishes no mid here; its middle rate (kurs tengah) is the average of sell and buy.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { Decimal, cleanDecimal } from '../money/decimal.js';
+import { Decimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, unitOf } from './read.js';
 
 const CODE = 'INDO';
 const PATH = '/en/statistik/informasi-kurs/transaksi-bi/default.aspx';
@@ -29,9 +29,10 @@ function isoDate(text: string): string {
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
 
+/** A figure with thousands commas; a comma anywhere else would be read as a decimal comma. */
 function amount(text: string, what: string): string {
   if (!AMOUNT.test(text)) fail(`bad ${what} ${JSON.stringify(text)}`);
-  return cleanDecimal(text.replaceAll(',', ''));
+  return decimalOf(fail, text.replaceAll(',', ''), `bad ${what}`);
 }
 
 const cells = (row: HTMLElement, tag: string) => row.querySelectorAll(tag).map((c) => c.text.replace(/\s+/g, ' ').trim());
@@ -60,7 +61,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const html = payload.body.toString('utf8');
+    const html = decodeText(payload.body);
     // A cut-off page would still parse into a shorter table; a whole page ends with </html>.
     if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
     const root = parseHtml(html);
@@ -75,8 +76,8 @@ export const source: Source = {
       const cols = cells(row, 'td');
       if (cols.length !== 4) fail(`a ${quote} row has ${cols.length} cells, expected 4`);
       const [value, sell, buy, date] = cols as [string, string, string, string];
-      const unit = Number(amount(value, `${quote} Value`));
-      if (!Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} Value ${JSON.stringify(value)}`);
+      // Value is written like a figure ("1.00", "1,000.00") but is a whole multiplier.
+      const unit = unitOf(fail, amount(value, `${quote} Value`), `bad ${quote} Value`);
       // Exact decimal average: two figures of two decimals give at most three.
       const mid = new Decimal(amount(sell, `${quote} Sell`)).plus(amount(buy, `${quote} Buy`)).div(2);
       return { date: isoDate(date), quote, rate: mid.toString(), unit, direction: 'direct' };

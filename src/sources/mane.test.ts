@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
 import { source } from './mane.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/MANE/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -86,6 +86,13 @@ describe('MANE edge cases', () => {
     assert.throws(() => parse(envelope('<MNBExchangeRates />')), /holds no rates/);
     assert.throws(() => parse(envelope('<MNBExchangeRates><Day date="2026-03-06" /></MNBExchangeRates>')), /no rates for 2026-03-06/);
     assert.throws(() => parse(envelope('')), /returned no document/);
+  });
+
+  test('an empty window (weekends, holidays) is no publication; empty current rates are a fault', () => {
+    assert.throws(() => parse(envelope('<MNBExchangeRates />')), NoPublication);
+    const fault = (err: unknown) => err instanceof ParseError && !(err instanceof NoPublication);
+    assert.throws(() => parse(envelope('<MNBExchangeRates />', 'GetCurrentExchangeRates')), fault);
+    assert.throws(() => parse(envelope('<MNBExchangeRates><Day date="2026-03-06" /></MNBExchangeRates>')), fault);
   });
 
   test('rejects bad rows', () => {

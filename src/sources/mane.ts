@@ -1,14 +1,11 @@
 // Magyar Nemzeti Bank official rates from its SOAP service (arfolyamok.asmx). The result element holds a
 // second XML document as escaped text, MNBExchangeRates/Day[@date]/Rate[@unit,@curr], with decimal
 // commas: the envelope is parsed, that text taken out and parsed again. HUF per `unit` (100 JPY).
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'MANE';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // The live endpoint (…/arfolyamok.asmx) and recorded copies (arfolyamok-asmx-GetExchangeRates-….xml).
 const NAME = /(^|\/)arfolyamok[.-]asmx([-?#/]|$)/i;
 const OPERATIONS = ['GetExchangeRates', 'GetCurrentExchangeRates'];
@@ -16,15 +13,8 @@ const OPERATIONS = ['GetExchangeRates', 'GetCurrentExchangeRates'];
 // are the ones the MNB quotes in 2025-2026; a currency it adds needs adding here.
 const CURRENCIES = 'AUD,BRL,CAD,CHF,CNY,CZK,DKK,EUR,GBP,HKD,IDR,ILS,INR,ISK,JPY,KRW,MXN,MYR,NOK,NZD,PHP,PLN,RON,RSD,RUB,SEK,SGD,THB,TRY,UAH,USD,ZAR';
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  // Rates stay text: a parsed number would lose the published digits (484,00).
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Day' || tag === 'Rate',
-});
+// One Day or Rate comes back as an object, several as an array: always an array.
+const xml = xmlParser({ isArray: (tag) => tag === 'Day' || tag === 'Rate' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -32,15 +22,12 @@ type Node = Record<string, unknown>;
 const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
 const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isNode) : []);
 
-function parseXml(text: string, what: string): Node {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) fail(`malformed ${what}: ${valid.err.msg} (line ${valid.err.line})`);
-  return xml.parse(text) as Node;
-}
+// Errors keep the "malformed <document>" wording this adapter has always used.
+const parseDocument = (text: string, what: string): Node => parseXml(CODE, `malformed ${what}`, text, xml);
 
-/** The escaped inner document of whichever operation answered. */
-function innerDocument(text: string): string {
-  const envelope = parseXml(text, 'SOAP envelope');
+/** Which operation answered, and its escaped inner document. */
+function innerDocument(text: string): { op: string; document: string } {
+  const envelope = parseDocument(text, 'SOAP envelope');
   const body = isNode(envelope.Envelope) ? envelope.Envelope.Body : undefined;
   if (!isNode(body)) fail('XML is not a SOAP envelope');
   if (isNode(body.Fault)) {
@@ -53,23 +40,17 @@ function innerDocument(text: string): string {
     if (isNode(response)) {
       const result = response[`${op}Result`];
       if (typeof result !== 'string' || result.trim() === '') fail(`${op} returned no document`);
-      return result;
+      return { op, document: result };
     }
   }
   fail(`SOAP body holds none of ${OPERATIONS.join(', ')}`);
 }
 
 function rate(date: string, row: Node): Observation {
-  const { curr: quote, unit, '#text': raw } = row;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
-  if (typeof unit !== 'string' || !/^[1-9]\d*$/.test(unit)) fail(`bad ${quote} unit ${JSON.stringify(unit)} on ${date}`);
-  if (typeof raw !== 'string') fail(`no ${quote} rate on ${date}`);
-  try {
-    // Hungarian decimal comma (235,26): cleanDecimal turns it into a point and keeps every digit.
-    return { date, quote, rate: cleanDecimal(raw), unit: Number(unit), direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
+  const quote = isoCode(fail, row.curr, `Rate of ${date}`);
+  const unit = unitOf(fail, row.unit, `bad ${quote} unit on ${date}`);
+  // Hungarian decimal comma (235,26): turned into a point, every digit kept.
+  return { date, quote, rate: decimalOf(fail, row['#text'], `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -92,12 +73,15 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '').trim();
+    const text = decodeText(payload.body).trim();
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
-    const doc = parseXml(innerDocument(text), 'inner MNBExchangeRates document');
+    const { op, document } = innerDocument(text);
+    const doc = parseDocument(document, 'inner MNBExchangeRates document');
     if (!isNode(doc.MNBExchangeRates) && doc.MNBExchangeRates !== '') fail('inner document is not MNBExchangeRates');
-    // A window without business days comes back as an empty <MNBExchangeRates />: still no rates.
     const days = isNode(doc.MNBExchangeRates) ? list(doc.MNBExchangeRates.Day) : [];
+    // A window without business days (weekend, holiday) comes back as an empty <MNBExchangeRates />;
+    // the current rates (GetCurrentExchangeRates) are never empty, so there it is a fault.
+    if (days.length === 0 && op === 'GetExchangeRates') throw new NoPublication(CODE, `${payload.name} holds no rates`);
     if (days.length === 0) fail(`${payload.name} holds no rates`);
     return days.flatMap((day) => {
       const date = day.date;

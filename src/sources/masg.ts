@@ -1,9 +1,8 @@
 // Monetary Authority of Singapore, Monthly Statistical Bulletin exchange rates: the daily CSV export
 // of an ASP.NET form. S$ per 1 unit (EUR, GBP, USD) or per 100 units (the rest); the multiplier is
 // only stated in each column header ("S$ Per 100 Units of Japanese Yen"). Figures are as of noon.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor } from './read.js';
 
 const CODE = 'MASG';
 const PATH = '/statistics/msb/ExchangeRates.aspx';
@@ -60,7 +59,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     // The form also exports weekly, monthly and yearly figures (end of period): only daily is read.
     if (!lines.slice(0, 6).some((l) => l.trim() === 'Exchange Rates (Daily)')) fail(`${payload.name} is not the daily exchange-rate export`);
     const at = lines.findIndex((l) => l.startsWith('End of Period,'));
@@ -82,13 +81,7 @@ export const source: Source = {
         const raw = row[c + 3]!;
         // A blank cell: no figure for that currency that day.
         if (raw === '') return;
-        let rate: string;
-        try {
-          rate = cleanDecimal(raw);
-        } catch {
-          fail(`bad ${quote} figure ${JSON.stringify(raw)} on ${date}`);
-        }
-        out.push({ date, quote, rate, unit, direction: 'direct' });
+        out.push({ date, quote, rate: decimalOf(fail, raw, `bad ${quote} figure on ${date}`), unit, direction: 'direct' });
       });
     }
     // Every export ends with its footnotes ("* Daily figures are values as of noon."); without them

@@ -1,24 +1,15 @@
 // National Bank of Tajikistan official rates: kurs/export_xml.php?date=YYYY-MM-DD&export=xmlout, one date
 // per request, ValCurs/Valute(CharCode, Nominal, Value) with TJS per `Nominal` units.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, windowDays, xmlParser } from './read.js';
 
 const CODE = 'NATJ';
-const ISO_CODE = /^[A-Z]{3}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // {lang}/kurs/export_xml.php?… (live) or export_xml-YYYY-MM-DD.xml (recorded).
 const NAME = /(^|\/)export_xml([.-]|$)/;
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Rates stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Valute',
-});
+// One Valute comes back as an object, several as an array: always an array.
+const xml = xmlParser({ isArray: (tag) => tag === 'Valute' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -26,27 +17,9 @@ type Node = Record<string, unknown>;
 
 // The Valute ID is a numeric currency code (RUB still as the pre-1998 810); CharCode is the one read.
 function observation(date: string, valute: Node): Observation {
-  const { CharCode: quote, Nominal: nominal, Value: raw } = valute;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency code ${JSON.stringify(quote)} on ${date}`);
-  if (typeof nominal !== 'string' || !/^[1-9]\d*$/.test(nominal)) fail(`bad ${quote} Nominal ${JSON.stringify(nominal)} on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(typeof raw === 'string' ? raw : '');
-  } catch {
-    fail(`bad ${quote} Value ${JSON.stringify(raw)} on ${date}`);
-  }
-  return { date, quote, rate, unit: Number(nominal), direction: 'direct' };
-}
-
-/** Every calendar day of the window: the rates are daily and weekend behaviour is unverified (Frankfurter
- *  polls all seven days), so ask for each day and keep the date each answer states. */
-function calendarDays(from: string, to: string): string[] {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const end = Date.parse(`${to}T00:00:00Z`);
-  if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`${CODE}: bad window ${from}..${to}`);
-  const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
-  return days;
+  const quote = isoCode(fail, valute.CharCode, `Valute of ${date}`);
+  const unit = unitOf(fail, valute.Nominal, `bad ${quote} Nominal on ${date}`);
+  return { date, quote, rate: decimalOf(fail, valute.Value, `bad ${quote} Value on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -67,19 +40,19 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '');
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) fail(`${payload.name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-    const root = (xml.parse(text) as Node).ValCurs;
+    const root = parseXml(CODE, payload.name, decodeText(payload.body), xml).ValCurs;
     if (typeof root !== 'object' || root === null) fail(`${payload.name} has no ValCurs element`);
     // Unlike its CBR-style siblings the NBT writes the ValCurs Date as YYYY-MM-DD.
     const date = (root as Node).Date;
     if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ValCurs Date ${JSON.stringify(date)}`);
     const observations = (((root as Node).Valute ?? []) as Node[]).map((v) => observation(date, v));
+    // Per Frankfurter's NBT adapter the bank carries the last rates over weekends and holidays, so an
+    // empty list is a fault, not a day off.
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },
   requests(window, ctx) {
-    return calendarDays(window.from, window.to).map((day) => ({ url: `${ctx.base}/en/kurs/export_xml.php?date=${day}&export=xmlout` }));
+    // Every calendar day (Frankfurter polls all seven too); each answer states the date of its rates.
+    return windowDays(window).map((day) => ({ url: `${ctx.base}/en/kurs/export_xml.php?date=${day}&export=xmlout` }));
   },
 };

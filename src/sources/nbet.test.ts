@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
 import { source } from './nbet.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/NBET/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -100,6 +100,12 @@ describe('NBET edge cases', () => {
     assert.throws(() => parse(answer(row('USD', '"157,2x"'))), /bad USD weighted average/);
     assert.throws(() => parse(answer(row('US DOLLAR', '"157.227"'))), /bad currency/);
     assert.throws(() => parse(answer(row('USD', '"157.227"', '20/05/2026'))), /bad date/);
+  });
+
+  test('an empty successful answer (a weekday holiday) is no publication; a failure answer is a fault', () => {
+    assert.throws(() => parse(answer()), NoPublication);
+    const failure = '{"success":false,"message":"The date field must be a valid date.","status":422,"data":null}';
+    assert.throws(() => parse(failure), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('accepts the filter-exchange-rates feed only', () => {

@@ -1,15 +1,12 @@
 // National Bank of Ethiopia daily exchange rates from api.nbe.gov.et: one request per day, each row a
 // currency's buying, selling and weighted-average rate in birr per unit.
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, failFor, isoCode, parseJson, windowDays } from './read.js';
 
 const CODE = 'NBET';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // api/filter-exchange-rates?date=… (live) or filter-exchange-rates-YYYY-MM-DD.json (recorded).
 const NAME = /(^|\/)filter-exchange-rates([?-]|$)/;
-const DAY_MS = 86_400_000;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -19,18 +16,11 @@ function observation(row: unknown): Observation {
   if (!isObject(row)) fail('rate entry is not an object');
   const { date, currency, weighted_average: average } = row;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
-  const quote = isObject(currency) ? currency.code : undefined;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
+  const quote = isoCode(fail, isObject(currency) ? currency.code : undefined, `row of ${date}`);
   // Since the birr was floated (July 2024) the weighted average of the banks' deals is the NBE's
   // reference rate; buying and selling are the spread around it and are not read.
-  if (typeof average !== 'string' && typeof average !== 'number') fail(`no ${quote} weighted average on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(average);
-  } catch {
-    fail(`bad ${quote} weighted average ${JSON.stringify(average)} on ${date}`);
-  }
-  return { date, quote, rate, unit: 1, direction: 'direct' };
+  if (average === null || average === undefined) fail(`no ${quote} weighted average on ${date}`);
+  return { date, quote, rate: decimalOf(fail, average, `bad ${quote} weighted average on ${date}`), unit: 1, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -56,17 +46,13 @@ export const source: Source = {
     if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
     if (doc.success !== true) fail(`${payload.name} reports failure: ${JSON.stringify(doc.message ?? null)}`);
     if (!Array.isArray(doc.data)) fail(`${payload.name} has no data array`);
-    if (doc.data.length === 0) fail(`${payload.name} holds no rates`);
+    // Only weekdays are asked for, one at a time, so a successful empty answer is taken as a weekday
+    // holiday.
+    if (doc.data.length === 0) throw new NoPublication(CODE, `${payload.name} holds no rates`);
     return doc.data.map(observation);
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
     // One day per request; weekends are skipped, the NBE does not publish on them.
-    const out: FeedRequest[] = [];
-    for (let t = Date.parse(window.from); t <= Date.parse(window.to); t += DAY_MS) {
-      const day = new Date(t);
-      if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
-      out.push({ url: `${ctx.base}/filter-exchange-rates?date=${day.toISOString().slice(0, 10)}` });
-    }
-    return out;
+    return windowDays(window, { weekdaysOnly: true }).map((day) => ({ url: `${ctx.base}/filter-exchange-rates?date=${day}` }));
   },
 };

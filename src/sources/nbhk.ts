@@ -1,8 +1,7 @@
 // Norges Bank exchange rates from its SDMX API as "csvdata" (one row per series and day). In SDMX terms
 // the foreign currency is BASE_CUR and NOK the QUOTE_CUR: OBS_VALUE is NOK per 10^UNIT_MULT units of it.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode } from './read.js';
 
 const CODE = 'NBHK';
 const PATH = '/api/data/EXR/B..NOK.SP';
@@ -11,7 +10,6 @@ const COLUMNS = ['FREQ', 'BASE_CUR', 'QUOTE_CUR', 'UNIT_MULT', 'TIME_PERIOD', 'O
 // SDMX-ML and the labelled "csv" form are other layouts.
 const NAME = /(^|\/)EXR([/-])B\.\.NOK\.SP(\?[^#]*\bformat=csvdata\b|-[^/?]*\.csv$)/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // Synthetic series in the same flow that are indices, not currencies: the trade-weighted (TWI) and
 // import-weighted (I44) krone indices. XDR is synthetic too (CALCULATED=true) but is a real rate.
 const INDICES = new Set(['TWI', 'I44']);
@@ -38,8 +36,8 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
-    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+    // trimEnd: the body ends in a newline, which is no row.
+    const lines = decodeText(payload.body).trimEnd().split(/\r?\n/);
     // locale=en writes commas; the Norwegian locale writes semicolons and decimal commas.
     const sep = (lines[0] ?? '').includes(';') ? ';' : ',';
     const header = (lines[0] ?? '').split(sep).map((cell) => cell.trim());
@@ -51,21 +49,15 @@ export const source: Source = {
     for (let n = 1; n < lines.length; n++) {
       const cells = lines[n]!.split(sep).map((cell) => cell.trim());
       if (cells.length !== header.length) fail(`line ${n + 1} has ${cells.length} cells, header has ${header.length}`);
-      const currency = cells[base]!;
       const date = cells[period]!;
       // We ask for B..NOK.SP; another frequency or a rate not against NOK is not this request.
-      if (cells[freq] !== 'B' || cells[quote] !== 'NOK') fail(`line ${n + 1} is ${cells[freq]}.${currency}.${cells[quote]}, expected B.*.NOK`);
+      if (cells[freq] !== 'B' || cells[quote] !== 'NOK') fail(`line ${n + 1} is ${cells[freq]}.${cells[base]}.${cells[quote]}, expected B.*.NOK`);
       if (!ISO_DATE.test(date)) fail(`line ${n + 1} has bad TIME_PERIOD ${JSON.stringify(date)}`);
-      if (INDICES.has(currency)) continue;
-      if (!ISO_CODE.test(currency)) fail(`line ${n + 1} has bad BASE_CUR ${JSON.stringify(currency)}`);
-      // UNIT_MULT is a power of ten: 2 means the figure is NOK per 100 units (JPY, SEK, DKK…).
+      if (INDICES.has(cells[base]!)) continue;
+      const currency = isoCode(fail, cells[base], `line ${n + 1} BASE_CUR`);
+      // UNIT_MULT is a power of ten (2: NOK per 100 JPY, SEK, DKK…), not a count as unitOf reads.
       if (!/^\d$/.test(cells[mult]!)) fail(`${currency} on ${date} has bad UNIT_MULT ${JSON.stringify(cells[mult])}`);
-      let rate: string;
-      try {
-        rate = cleanDecimal(cells[value]!);
-      } catch {
-        fail(`bad ${currency} rate ${JSON.stringify(cells[value])} on ${date}`);
-      }
+      const rate = decimalOf(fail, cells[value], `bad ${currency} rate on ${date}`);
       out.push({ date, quote: currency, rate, unit: 10 ** Number(cells[mult]), direction: 'direct' });
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);

@@ -1,12 +1,13 @@
 // Hrvatska narodna banka exchange rate lists from api.hnb.hr. Since the euro (2023) the v3 API
 // (tecajn-eur/v3) gives foreign units per 1 EUR; the legacy v2 API (tecajn/v2) holds the kuna-era
 // lists, HRK per `jedinica` units. Rates are decimal-comma strings; we take the middle rate.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, parseJson, unitOf } from './read.js';
 
 const CODE = 'NBHR';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+// HNB writes codes in upper case; isoCode would upper-case a lower-case one, which here means a layout
+// we do not know, so the code is checked as it stands.
 const ISO_CODE = /^[A-Z]{3}$/;
 // tecajn-eur/v3 and tecajn/v2 (live), tecajn-eur-v3-….json and tecajn-v2-….json (recorded).
 const NAME = /(^|\/)tecajn(-eur)?[/-]v[23]([-?#/.]|$)/;
@@ -18,16 +19,8 @@ const fail: (message: string) => never = failFor(CODE);
 type Row = Record<string, unknown>;
 const isRow = (x: unknown): x is Row => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function middle(row: Row, date: string, quote: string): string {
-  const raw = row.srednji_tecaj;
-  if (typeof raw !== 'string') fail(`no middle rate for ${quote} on ${date}`);
-  try {
-    // "1,066600": cleanDecimal turns the comma into a point and keeps all six decimals.
-    return cleanDecimal(raw);
-  } catch {
-    fail(`bad ${quote} middle rate ${JSON.stringify(raw)} on ${date}`);
-  }
-}
+// "1,066600": the decimal comma becomes a point and all six decimals are kept.
+const middle = (row: Row, date: string, quote: string): string => decimalOf(fail, row.srednji_tecaj, `bad ${quote} middle rate on ${date}`);
 
 function observation(row: Row): Observation | null {
   // v3 names the application date datum_primjene; the v2 API now answers with "datum" (older v2
@@ -40,8 +33,7 @@ function observation(row: Row): Observation | null {
     // v3: "1 EUR = x units of the currency", always per 1 euro.
     return { date, quote, rate: middle(row, date, quote), unit: 1, direction: 'indirect' };
   }
-  const unit = row.jedinica;
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} jedinica ${JSON.stringify(unit)} on ${date}`);
+  const unit = unitOf(fail, row.jedinica, `bad ${quote} jedinica on ${date}`);
   // v2 rows are HRK per `jedinica` units of the currency. The source's base is the euro and an
   // observation cannot name another base, so of a kuna list only the euro row is expressible: read
   // against the euro it is the HRK price of `jedinica` EUR, an indirect quote of HRK. The other rows

@@ -1,12 +1,9 @@
 // National Bank of the Kyrgyz Republic official rates: XML/daily.xml (USD EUR CNY KZT RUB, set every
 // trading day) and XML/weekly.xml (the rest, set once a week). Latest only; KGS per `Nominal` units.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'NBKI';
-const ISO_CODE = /^[A-Z]{3}$/;
 // XML/daily.xml and XML/weekly.xml (live) or XML-daily-….xml / XML-weekly-….xml (recorded).
 const NAME = /(^|\/)XML[/-](daily|weekly)([.-]|$)/;
 // The list's Name attribute says which table it is; the body, not the file name, decides.
@@ -15,44 +12,19 @@ const TABLES: Readonly<Record<string, string>> = { 'Daily Exchange Rates': 'dail
 // next to BYN itself; its figure no longer agrees with BYN's, so it is a stale row and not a rate.
 const DEFUNCT = new Set(['BYR']);
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Rates stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Currency',
-});
+const xml = xmlParser({ isArray: (tag) => tag === 'Currency' });
 
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
 
-/** The prolog declares windows-1251 (the content is ASCII today); decode by it all the same. */
-function decode(body: Buffer): string {
-  const label = /^\s*<\?xml[^>]*encoding=["']([\w-]+)["']/i.exec(body.subarray(0, 200).toString('latin1'))?.[1] ?? 'utf-8';
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    fail(`unknown encoding ${JSON.stringify(label)}`);
-  }
-  return decoder.decode(body);
-}
-
 function observation(date: string, table: string, currency: Node): Observation | undefined {
-  const { ISOCode: quote, Nominal: nominal, Value: raw } = currency;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad ISOCode ${JSON.stringify(quote)} in the ${table} list`);
+  const quote = isoCode(fail, currency.ISOCode, `ISOCode in the ${table} list`);
   if (DEFUNCT.has(quote)) return undefined;
-  if (typeof nominal !== 'string' || !/^[1-9]\d*$/.test(nominal)) fail(`bad ${quote} Nominal ${JSON.stringify(nominal)} in the ${table} list`);
-  let rate: string;
-  try {
-    // Decimal commas (87,4500); cleanDecimal turns them into points and keeps the digits.
-    rate = cleanDecimal(typeof raw === 'string' ? raw : '');
-  } catch {
-    fail(`bad ${quote} Value ${JSON.stringify(raw)} in the ${table} list`);
-  }
-  return { date, quote, rate, unit: Number(nominal), direction: 'direct', table };
+  const unit = unitOf(fail, currency.Nominal, `bad ${quote} Nominal in the ${table} list`);
+  // Decimal commas (87,4500) become points; the digits are kept.
+  const rate = decimalOf(fail, currency.Value, `bad ${quote} Value in the ${table} list`);
+  return { date, quote, rate, unit, direction: 'direct', table };
 }
 
 export const source: Source = {
@@ -74,18 +46,14 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const text = decode(payload.body).replace(/^\uFEFF/, '');
-    const valid = XMLValidator.validate(text);
-    if (valid !== true) fail(`${payload.name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-    const root = (xml.parse(text) as Node).CurrencyRates;
+    // The prolog declares windows-1251 (the content is ASCII today); decodeText follows it all the same.
+    const root = parseXml(CODE, payload.name, decodeText(payload.body), xml).CurrencyRates;
     if (typeof root !== 'object' || root === null) fail(`${payload.name} has no CurrencyRates element`);
     const { Name: name, Date: rawDate, Currency: currencies } = root as Node;
     const table = typeof name === 'string' ? TABLES[name] : undefined;
     if (table === undefined) fail(`${payload.name} is neither the daily nor the weekly list (Name ${JSON.stringify(name)})`);
     // Date is the day the list applies from; the weekly list's ValidFor (7 days) is its validity span.
-    const m = typeof rawDate === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(rawDate) : null;
-    if (!m) fail(`bad ${table} list Date ${JSON.stringify(rawDate)}`);
-    const date = `${m[3]}-${m[2]}-${m[1]}`;
+    const date = (typeof rawDate === 'string' ? fromDmy(rawDate) : undefined) ?? fail(`bad ${table} list Date ${JSON.stringify(rawDate)}`);
     const observations = ((currencies ?? []) as Node[])
       .map((c) => observation(date, table, c))
       .filter((o): o is Observation => o !== undefined);

@@ -1,14 +1,11 @@
 // Banca Naţională a României reference rates: nbrfxrates.xml (latest), nbrfxrates10days.xml and the
 // yearly files/xml/years/nbrfxrates{YYYY}.xml share one layout, DataSet/Body/Cube[@date]/Rate[@currency].
 // Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'NBOR';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // nbrfxrates.xml, nbrfxrates10days.xml, nbrfxrates2026.xml, and recorded copies
 // (nbrfxrates2026-as-of-2026-08-19.xml), on curs.bnr.ro or the older www.bnr.ro.
 const NAME = /(^|\/)nbrfxrates(10days|\d{4})?(-as-of-\d{4}-\d{2}-\d{2})?\.xml$/;
@@ -16,17 +13,9 @@ const NAME = /(^|\/)nbrfxrates(10days|\d{4})?(-as-of-\d{4}-\d{2}-\d{2})?\.xml$/;
 const NOT_CURRENCIES = new Set(['XAU']);
 
 // The namespace moved from http://www.bnr.ro/xsd to https://www.bnr.ro/xsd in 2026. It is a default
-// namespace, so element names carry no prefix and nothing here depends on it (removeNSPrefix covers
-// a prefixed form too).
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  // Rates and multipliers stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Cube' || tag === 'Rate',
-});
+// namespace, so element names carry no prefix and nothing here depends on it (xmlParser drops a
+// prefixed form's prefix too).
+const xml = xmlParser({ isArray: (tag) => tag === 'Cube' || tag === 'Rate' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -35,24 +24,13 @@ const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null &&
 const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isNode) : []);
 
 function rate(date: string, row: Node): Observation | null {
-  const quote = row.currency;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
+  const quote = isoCode(fail, row.currency, `currency on ${date}`);
   if (NOT_CURRENCIES.has(quote)) return null;
-  const multiplier = row.multiplier ?? '1';
-  if (typeof multiplier !== 'string' || !/^[1-9]\d*$/.test(multiplier)) fail(`bad ${quote} multiplier ${JSON.stringify(multiplier)} on ${date}`);
-  const raw = row['#text'];
-  if (typeof raw !== 'string') fail(`no ${quote} rate on ${date}`);
-  try {
-    return { date, quote, rate: cleanDecimal(raw), unit: Number(multiplier), direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
+  const unit = unitOf(fail, row.multiplier ?? '1', `bad ${quote} multiplier on ${date}`);
+  return { date, quote, rate: decimalOf(fail, row['#text'], `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
-function parseXml(text: string): Observation[] {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) fail(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const doc = xml.parse(text) as Node;
+function dataSet(doc: Node): Observation[] {
   const body = isNode(doc.DataSet) ? doc.DataSet.Body : undefined;
   if (!isNode(body)) fail('XML is not a BNR DataSet with a Body');
   if (body.OrigCurrency !== undefined && body.OrigCurrency !== 'RON') fail(`rates are against ${String(body.OrigCurrency)}, not RON`);
@@ -86,9 +64,10 @@ export const source: Source = {
     return NAME.test(name.split(/[?#]/)[0]!);
   },
   parse(payload: Payload): Observation[] {
-    const text = payload.body.toString('utf8').replace(/^\uFEFF/, '').trim();
+    const text = decodeText(payload.body).trim();
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
-    const observations = parseXml(text);
+    // The label keeps "malformed XML" in the message, the wording this feed's errors have always had.
+    const observations = dataSet(parseXml(CODE, `${payload.name} (malformed XML)`, text, xml));
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },

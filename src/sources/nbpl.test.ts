@@ -64,9 +64,10 @@ describe('NBPL recorded payloads', { skip }, () => {
   test('requests tables A and B per range of at most 93 days and reads what a feed server sends back', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    // Optional: NBP answers 404 for a range with no table, which is no publication, not a fault.
     assert.deepEqual(requests, [
-      { url: 'http://127.0.0.1:1/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json' },
-      { url: 'http://127.0.0.1:1/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json' },
+      { url: 'http://127.0.0.1:1/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json', optional: true },
+      { url: 'http://127.0.0.1:1/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json', optional: true },
     ]);
     // 181 days: 1 Jan–3 Apr is 93 days, the rest follows.
     assert.deepEqual(
@@ -92,6 +93,23 @@ describe('NBPL recorded payloads', { skip }, () => {
         ...parseFile('tables-B-2026-03-01_2026-03-05.json'),
       ]);
       assert.equal(server.requests.length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('NBPL days without a table', () => {
+  test('a 404 for table B on a range without a Wednesday is skipped, table A still read', async () => {
+    const A = '[{"table":"A","no":"046/A/NBP/2026","effectiveDate":"2026-03-09","rates":[{"currency":"dolar amerykański","code":"USD","mid":3.6812}]}]';
+    const server = await startFeedServer({
+      '/exchangerates/tables/A/2026-03-07/2026-03-09/?format=json': { body: A, contentType: 'application/json' },
+      '/exchangerates/tables/B/2026-03-07/2026-03-09/?format=json': { status: 404, body: '404 NotFound - Not Found - Brak danych', contentType: 'text/plain' },
+    });
+    try {
+      const payloads = await fetchSource(source, { from: '2026-03-07', to: '2026-03-09' }, { base: server.url }, createHttpClient({ retries: 0 }));
+      assert.equal(server.requests.length, 2);
+      assert.deepEqual(payloads.flatMap((p) => source.parse(p)), [{ date: '2026-03-09', quote: 'USD', rate: '3.6812', unit: 1, direction: 'direct', table: 'A' }]);
     } finally {
       await server.close();
     }

@@ -1,29 +1,22 @@
 // Narodowy Bank Polski mid rates from api.nbp.pl: table A (major currencies, every business day) and
 // table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
 // tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isoCode, parseJson, windowDays } from './read.js';
 
 const CODE = 'NBPL';
 const TABLES = new Set(['A', 'B']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_CODE = /^[A-Z]{3}$/;
 // api/exchangerates/tables/A/… (live) or tables-A-….json (recorded). Table C (bid/ask) has no mid.
 const NAME = /(^|\/)tables[/-][AB]([/-]|$)/i;
 // The API refuses a range longer than 93 days (both ends counted).
 const MAX_RANGE_DAYS = 93;
-const DAY_MS = 86_400_000;
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The window cut into consecutive ranges the API accepts. */
 function ranges(window: FetchWindow): [string, string][] {
+  const days = windowDays(window);
   const out: [string, string][] = [];
-  const end = Date.parse(window.to);
-  for (let start = Date.parse(window.from); start <= end; start += MAX_RANGE_DAYS * DAY_MS) {
-    out.push([isoDay(start), isoDay(Math.min(start + (MAX_RANGE_DAYS - 1) * DAY_MS, end))]);
-  }
+  for (let i = 0; i < days.length; i += MAX_RANGE_DAYS) out.push([days[i]!, days[Math.min(i + MAX_RANGE_DAYS, days.length) - 1]!]);
   return out;
 }
 
@@ -43,15 +36,10 @@ function parseTable(table: unknown): Observation[] {
   if (!Array.isArray(rates) || rates.length === 0) fail(`table ${String(no)} has no rates`);
   return rates.map((r: unknown): Observation => {
     if (!isObject(r)) fail(`table ${String(no)} has a rate that is not an object`);
-    const { code: quote, mid } = r;
-    if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`table ${String(no)} has bad code ${JSON.stringify(quote)}`);
-    if (typeof mid !== 'number' && typeof mid !== 'string') fail(`table ${String(no)} has no mid for ${quote}`);
-    let rate: string;
-    try {
-      rate = cleanDecimal(mid);
-    } catch {
-      fail(`table ${String(no)} has bad ${quote} mid ${JSON.stringify(mid)}`);
-    }
+    const quote = isoCode(fail, r.code, `table ${String(no)} code`);
+    // Table C rows have bid and ask instead: say so rather than "not a number".
+    if (r.mid === undefined || r.mid === null) fail(`table ${String(no)} has no mid for ${quote}`);
+    const rate = decimalOf(fail, r.mid, `table ${String(no)} has bad ${quote} mid`);
     return { date, quote, rate, unit: 1, direction: 'direct', table: letter };
   });
 }
@@ -82,9 +70,10 @@ export const source: Source = {
     return doc.flatMap(parseTable);
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // Both tables for every range; table B only has Wednesdays, so a range without one gets a 404.
+    // Both tables for every range. NBP answers 404 for a range with no table (table B on a range without
+    // a Wednesday, either table over holidays): no publication, not a fault, so each request is optional.
     return ranges(window).flatMap(([from, to]) =>
-      ['A', 'B'].map((table) => ({ url: `${ctx.base}/exchangerates/tables/${table}/${from}/${to}/?format=json` })),
+      ['A', 'B'].map((table) => ({ url: `${ctx.base}/exchangerates/tables/${table}/${from}/${to}/?format=json`, optional: true })),
     );
   },
 };

@@ -1,11 +1,9 @@
 // National Bank of the Republic of Belarus official rates from api.nbrb.by: the daily list of one date
 // (rates?ondate=…&periodicity=0) and one currency over a range (rates/dynamics/{Cur_ID}). BYN per Cur_Scale.
-import { cleanDecimal } from '../money/decimal.js';
 import { type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isoCode, parseJsonKeepingDigits, unitOf, windowDays } from './read.js';
 
 const CODE = 'NBRB';
-const ISO_CODE = /^[A-Z]{3}$/;
 const API_DATE = /^(\d{4}-\d{2}-\d{2})T00:00:00$/;
 // exrates/rates?…periodicity=0 and exrates/rates/dynamics/{id}?… (live), rates-periodicity-0-….json and
 // rates-dynamics-….json (recorded). periodicity=1 is the monthly-set list, a different cadence: not read.
@@ -34,26 +32,11 @@ function observation(row: unknown): Observation {
   // Map by Cur_Abbreviation where the row has it (the NBRB's advice); dynamics rows need the id table.
   const known = abbreviation === undefined ? CUR_IDS[String(id)] : { quote: abbreviation, scale: rawScale };
   if (known === undefined) fail(`unknown Cur_ID ${JSON.stringify(id)} on ${date}`);
-  const { quote, scale } = known;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad Cur_Abbreviation ${JSON.stringify(quote)} on ${date}`);
-  if (typeof scale !== 'number' || !Number.isSafeInteger(scale) || scale <= 0) fail(`bad ${quote} Cur_Scale ${JSON.stringify(scale)} on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(typeof raw === 'string' ? raw : '');
-  } catch {
-    fail(`bad ${quote} Cur_OfficialRate ${JSON.stringify(raw)} on ${date}`);
-  }
-  return { date, quote, rate, unit: scale, direction: 'direct' };
-}
-
-/** Every calendar day of the window: the NBRB sets a rate for each day, weekends included. */
-function calendarDays(from: string, to: string): string[] {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const end = Date.parse(`${to}T00:00:00Z`);
-  if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`${CODE}: bad window ${from}..${to}`);
-  const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
-  return days;
+  const quote = isoCode(fail, known.quote, `Cur_Abbreviation on ${date}`);
+  // Cur_Scale is a JSON number in this API; a quoted one is a layout we do not know.
+  if (typeof known.scale !== 'number') fail(`bad ${quote} Cur_Scale ${JSON.stringify(known.scale)} on ${date}`);
+  const unit = unitOf(fail, known.scale, `bad ${quote} Cur_Scale on ${date}`);
+  return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} Cur_OfficialRate on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -64,9 +47,11 @@ export const source: Source = {
   currency: 'BYN',
   cadence: 'daily',
   schedule: '*/30 9-11 * * 1-5',
-  // No documented time: rates are set on business days, after the BCSE session, for the next day. We
+  // No documented time: rates are set on business days, after the BCSE session, for the next day
+  // (hence the day offset). We
   // take the start of the observed poll window, 12:00 Minsk time (UTC+3 all year, no DST) = 09:00 UTC.
   publishedAtUtc: '09:00:00',
+  publishedDayOffset: -1,
   feedUrl: 'https://api.nbrb.by/exrates/rates?periodicity=0',
   baseUrl: 'https://api.nbrb.by',
   termsUrl: 'https://www.nbrb.by/apihelp/exrates',
@@ -74,16 +59,16 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    // The API writes four decimals (2.0700) as JSON numbers; quote them first so no digit is lost.
-    const text = payload.body.toString('utf8').replace(/("Cur_OfficialRate"\s*:\s*)(-?[\d.]+(?:[eE][+-]?\d+)?)/g, '$1"$2"');
-    const doc = parseJson(CODE, payload.name, text);
+    // The API writes four decimals (2.0700) as JSON numbers; keep them as written so no digit is lost.
+    const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['Cur_OfficialRate']);
     // An unknown date or id is answered with [] or an error object, never with rows.
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
     if (doc.length === 0) fail(`${payload.name} holds no rates`);
     return doc.map(observation);
   },
   requests(window, ctx) {
-    // The daily list of a date has every currency; dynamics would take one request per currency.
-    return calendarDays(window.from, window.to).map((day) => ({ url: `${ctx.base}/exrates/rates?ondate=${day}&periodicity=0` }));
+    // The daily list of a date has every currency; dynamics would take one request per currency. Every
+    // calendar day: the NBRB sets a rate for each day, weekends included.
+    return windowDays(window).map((day) => ({ url: `${ctx.base}/exrates/rates?ondate=${day}&periodicity=0` }));
   },
 };

@@ -1,12 +1,10 @@
 // National Bank of the Republic of North Macedonia exchange rate lists (KLServiceNOV/GetExchangeRate,
 // JSON). Each row is one currency on one list: `sreden` (middle rate) is MKD per `nomin` units.
 // A list has an application date (`datum`, weekends included) and the fixing it was built from (`datum_f`).
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, parseJson, toDmy, unitOf } from './read.js';
 
 const CODE = 'NBRM';
-const ISO_CODE = /^[A-Z]{3}$/;
 // …/KLServiceNOV/GetExchangeRate?… (live) and GetExchangeRate-30.05.2026.json (recorded). The XML
 // form (format=xml) is not read here.
 const NAME = /(^|\/)GetExchangeRate([?-]|$)/;
@@ -23,25 +21,18 @@ function day(raw: unknown): string {
   return m[1]!;
 }
 
-/** 2026-03-02 → 02.03.2026, the service's date format. */
-const dotted = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
-
 function observation(row: unknown): Observation {
   if (!isRow(row)) fail('rate entry is not an object');
   // The application date is what the list is for (the same rates are "the rate" on every day it
   // applies), the date the ingest files it under; datum_f only says which fixing it came from.
   const date = day(row.datum);
-  const { oznaka: quote, nomin: unit, sreden: raw } = row;
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} nomin ${JSON.stringify(unit)} on ${date}`);
-  if (typeof raw !== 'number' && typeof raw !== 'string') fail(`no ${quote} middle rate on ${date}`);
-  try {
-    // A JSON number: for the list's 4 decimals its shortest text is the published figure, less
-    // trailing zeros (0.0030 → 0.003), which JSON itself does not keep.
-    return { date, quote, rate: cleanDecimal(raw), unit, direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} middle rate ${JSON.stringify(raw)} on ${date}`);
-  }
+  const quote = isoCode(fail, row.oznaka, `oznaka on ${date}`);
+  const unit = unitOf(fail, row.nomin, `bad ${quote} nomin on ${date}`);
+  // A missing figure is said as such, apart from one that is not a number.
+  if (row.sreden === null || row.sreden === undefined) fail(`no ${quote} middle rate on ${date}`);
+  // A JSON number: for the list's 4 decimals its shortest text is the published figure, less
+  // trailing zeros (0.0030 → 0.003), which JSON itself does not keep.
+  return { date, quote, rate: decimalOf(fail, row.sreden, `bad ${quote} middle rate on ${date}`), unit, direction: 'direct' };
 }
 
 export const source: Source = {
@@ -63,13 +54,13 @@ export const source: Source = {
     return NAME.test(name) && !/format=xml/i.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8').replace(/^\uFEFF/, ''));
+    const doc = parseJson(CODE, payload.name, decodeText(payload.body));
     // A bare array of rows, one per currency and application date, even for a single day.
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
     if (doc.length === 0) fail(`${payload.name} holds no rates`);
     return doc.map(observation);
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    return [{ url: `${ctx.base}/KLServiceNOV/GetExchangeRate?StartDate=${dotted(window.from)}&EndDate=${dotted(window.to)}&format=json` }];
+    return [{ url: `${ctx.base}/KLServiceNOV/GetExchangeRate?StartDate=${toDmy(window.from)}&EndDate=${toDmy(window.to)}&format=json` }];
   },
 };

@@ -1,11 +1,9 @@
 // National Bank of Ukraine official hryvnia rates: the exchange_site range API (rate per `units`,
 // one row per currency and calendar day) and the statdirectory list of one date (rate per 1 unit).
-import { cleanDecimal } from '../money/decimal.js';
 import { type Observation, type Payload, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, fromDmy, isoCode, parseJsonKeepingDigits, unitOf } from './read.js';
 
 const CODE = 'NBUA';
-const ISO_CODE = /^[A-Z]{3}$/;
 // NBU_Exchange/exchange_site?…&json and NBUStatService/v1/statdirectory/exchange?json (live), or
 // exchange_site-….json (recorded). Without `json` both endpoints answer XML, which is not read here.
 const NAME = /(^|\/)(exchange_site|statdirectory\/exchange)\b/;
@@ -16,29 +14,16 @@ const fail: (message: string) => never = failFor(CODE);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** "01.03.2026" → "2026-03-01". */
-function isoDate(raw: unknown): string {
-  const m = typeof raw === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(raw) : null;
-  if (!m) fail(`bad exchangedate ${JSON.stringify(raw)}`);
-  return `${m[3]}-${m[2]}-${m[1]}`;
-}
-
 function observation(row: unknown): Observation | undefined {
   if (!isObject(row)) fail('rate entry is not an object');
-  const { cc: quote, rate: raw, units, exchangedate } = row;
-  const date = isoDate(exchangedate);
-  if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency code ${JSON.stringify(quote)} on ${date}`);
+  const { exchangedate } = row;
+  // "01.03.2026", the day the rate is in force.
+  const date = (typeof exchangedate === 'string' ? fromDmy(exchangedate) : undefined) ?? fail(`bad exchangedate ${JSON.stringify(exchangedate)}`);
+  const quote = isoCode(fail, row.cc, `cc on ${date}`);
   if (METALS.has(quote)) return undefined;
   // statdirectory has no units field: its rate is already UAH per 1 unit.
-  const unit = units ?? 1;
-  if (typeof unit !== 'number' || !Number.isSafeInteger(unit) || unit <= 0) fail(`bad ${quote} units ${JSON.stringify(units)} on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(typeof raw === 'string' || typeof raw === 'number' ? raw : '');
-  } catch {
-    fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-  }
-  return { date, quote, rate, unit, direction: 'direct' };
+  const unit = unitOf(fail, row.units ?? 1, `bad ${quote} units on ${date}`);
+  return { date, quote, rate: decimalOf(fail, row.rate, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
 /** YYYYMMDD, the API's date format. */
@@ -67,9 +52,8 @@ export const source: Source = {
     return NAME.test(name) && /json/i.test(name);
   },
   parse(payload: Payload): Observation[] {
-    // JSON numbers lose trailing zeros; quote the rate first so cleanDecimal sees the published digits.
-    const text = payload.body.toString('utf8').replace(/("rate"\s*:\s*)(-?[\d.]+(?:[eE][+-]?\d+)?)/g, '$1"$2"');
-    const doc = parseJson(CODE, payload.name, text);
+    // JSON numbers lose trailing zeros; the rate is kept as written so the published digits survive.
+    const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['rate']);
     // Errors and an out-of-range date come back as an object or an empty array, never as rows.
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
     // exchange_site repeats the last set rate on weekends and holidays (calcdate says when it was set);

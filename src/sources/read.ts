@@ -1,9 +1,13 @@
 // Helpers every adapter shares for reading a payload, so that each error names the source the
-// same way and no adapter forgets to turn a JSON syntax error into a ParseError.
-import { ParseError } from './types.js';
+// same way and no adapter re-implements XML setup, number cleaning, codes, units or date lists.
+import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
+import { cleanDecimal } from '../money/decimal.js';
+import { ParseError, type FetchWindow } from './types.js';
+
+type Fail = (message: string) => never;
 
 /** A `fail(message)` that throws a ParseError for this source. */
-export function failFor(code: string): (message: string) => never {
+export function failFor(code: string): Fail {
   return (message: string): never => {
     throw new ParseError(code, message);
   };
@@ -16,4 +20,97 @@ export function parseJson(code: string, what: string, text: string): unknown {
   } catch (err) {
     throw new ParseError(code, `${what} is not JSON: ${(err as Error).message}`);
   }
+}
+
+/**
+ * JSON.parse that keeps the published digits of the named number fields: JSON.parse would turn
+ * `"rate": 2.0700` into 2.07, so those numbers are quoted in the text first.
+ */
+export function parseJsonKeepingDigits(code: string, what: string, text: string, fields: readonly string[]): unknown {
+  const names = fields.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const quoted = text.replace(new RegExp(`("(?:${names})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g'), '$1"$2"');
+  return parseJson(code, what, quoted);
+}
+
+/** The XML settings every adapter wants: attributes without prefix, namespaces dropped, values as text. */
+export function xmlParser(options: Partial<X2jOptions> = {}): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    removeNSPrefix: true,
+    // Rates stay text: a parsed number would lose the published digits.
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    ...options,
+  });
+}
+
+/** Validates, then parses: a truncated or HTML body is a ParseError naming the line. */
+export function parseXml(code: string, what: string, text: string, parser: XMLParser): Record<string, unknown> {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new ParseError(code, `${what} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  return parser.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * Text of a payload in its declared encoding: a BOM, an XML prolog or an HTML meta charset may name
+ * windows-1251, ISO-8859-9 and the like; otherwise `fallback` (UTF-8 unless the feed says otherwise).
+ */
+export function decodeText(body: Buffer, fallback = 'utf-8'): string {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return body.subarray(3).toString('utf8');
+  const head = body.subarray(0, 1024).toString('latin1');
+  const declared = /<\?xml[^>]*encoding=["']([\w-]+)["']/i.exec(head)?.[1] ?? /<meta[^>]*charset=["']?([\w-]+)/i.exec(head)?.[1] ?? fallback;
+  try {
+    return new TextDecoder(declared.toLowerCase()).decode(body);
+  } catch {
+    return new TextDecoder(fallback).decode(body);
+  }
+}
+
+/** A published rate as exact decimal text (cleanDecimal), or a ParseError naming where it was. */
+export function decimalOf(fail: Fail, raw: unknown, where: string): string {
+  if (typeof raw !== 'string' && typeof raw !== 'number') fail(`${where}: no rate (${JSON.stringify(raw)})`);
+  try {
+    return cleanDecimal(raw);
+  } catch {
+    return fail(`${where}: not a number: ${JSON.stringify(raw)}`);
+  }
+}
+
+/** A unit multiplier: a positive whole number, as text ("100", "1.00") or a number. */
+export function unitOf(fail: Fail, raw: unknown, where: string): number {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim().replace(/\.0+$/, '').replace(/[\s,]/g, '') : '';
+  if (!/^[1-9]\d*$/.test(text)) fail(`${where}: bad unit ${JSON.stringify(raw)}`);
+  return Number(text);
+}
+
+/** An ISO 4217-shaped code, upper-cased. */
+export function isoCode(fail: Fail, raw: unknown, where: string): string {
+  const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if (!/^[A-Z]{3}$/.test(code)) fail(`${where}: bad currency code ${JSON.stringify(raw)}`);
+  return code;
+}
+
+/** Every day of the window (YYYY-MM-DD), or only Monday to Friday. */
+export function windowDays(window: FetchWindow, opts: { weekdaysOnly?: boolean } = {}): string[] {
+  const start = Date.parse(`${window.from}T00:00:00Z`);
+  const end = Date.parse(`${window.to}T00:00:00Z`);
+  if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`bad window ${window.from}..${window.to}`);
+  const days: string[] = [];
+  for (let t = start; t <= end; t += 86_400_000) {
+    const weekday = new Date(t).getUTCDay();
+    if (opts.weekdaysOnly && (weekday === 0 || weekday === 6)) continue;
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** `2026-03-05` → `05.03.2026`, the form many central banks take in their query strings. */
+export const toDmy = (iso: string, sep = '.') => `${iso.slice(8, 10)}${sep}${iso.slice(5, 7)}${sep}${iso.slice(0, 4)}`;
+
+/** `05.03.2026` (any one-character separator) → `2026-03-05`; undefined when it is not that shape. */
+export function fromDmy(text: string): string | undefined {
+  const m = /^(\d{2})[./-](\d{2})[./-](\d{4})$/.exec(text.trim());
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : undefined;
 }

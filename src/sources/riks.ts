@@ -1,8 +1,7 @@
 // Sveriges Riksbank daily mid rates from the SWEA API, group 130 ("currencies against SEK"): a JSON
 // array of {seriesId, date, value}, series SEK{CCY}PMI, each SEK per 1 unit (JPY 0.05885, IDR 0.00055).
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'RIKS';
 const PATH = '/swea/v1/Observations';
@@ -26,16 +25,11 @@ function observation(row: unknown): Observation | undefined {
   // Group 130 holds only SEK{CCY}PMI series; anything else is a group we did not ask for.
   if (quote === undefined) fail(`unexpected series ${JSON.stringify(seriesId)}`);
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`${String(seriesId)} has bad date ${JSON.stringify(date)}`);
-  if (typeof value !== 'number' && typeof value !== 'string') fail(`${String(seriesId)} has no value on ${date}`);
-  let rate: string;
-  try {
-    // Values are JSON numbers: the API keeps up to 5 decimals, and a double's shortest text gives them
-    // back less trailing zeros (6.50000 → 6.5).
-    rate = cleanDecimal(value);
-  } catch {
-    fail(`${String(seriesId)} has bad value ${JSON.stringify(value)} on ${date}`);
-  }
-  return { date, quote, rate, unit: 1, direction: 'direct' };
+  // A missing figure is said as such, apart from one that is not a number.
+  if (value === null || value === undefined) fail(`${String(seriesId)} has no value on ${date}`);
+  // Values are JSON numbers: the API keeps up to 5 decimals, and a double's shortest text gives them
+  // back less trailing zeros (6.50000 → 6.5).
+  return { date, quote, rate: decimalOf(fail, value, `${String(seriesId)} has bad value on ${date}`), unit: 1, direction: 'direct' };
 }
 
 export const source: Source = {

@@ -1,9 +1,8 @@
 // Reserve Bank of Australia table F11.1 (exchange rates, 4pm Sydney): one CSV of every business day
 // since 2023, with metadata rows (Title, Description, …, Units, …, Series ID) above the data. Columns
 // are titled "A$1=USD": foreign units per 1 AUD. The file has no date parameters; each fetch is whole.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor } from './read.js';
 
 const CODE = 'RSBK';
 const PATH = '/statistics/tables/csv/f11.1-data.csv';
@@ -58,7 +57,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const lines = payload.body.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+    const lines = decodeText(payload.body).split(/\r?\n/);
     const row = (label: string) => lines.find((line) => line.startsWith(`${label},`))?.split(',').map((cell) => cell.trim());
     const title = row('Title');
     const units = row('Units');
@@ -79,13 +78,7 @@ export const source: Source = {
         // Blank where a currency has no figure that day: AED and ZAR (none since 2023), CAD (from
         // 21 Dec 2023), CHF (none from 21 Dec 2023 to 9 Jan 2025), PGK (from 7 Jan 2026).
         if (quote === undefined || raw === '') return;
-        let rate: string;
-        try {
-          rate = cleanDecimal(raw);
-        } catch {
-          fail(`bad ${quote} rate ${JSON.stringify(raw)} on ${date}`);
-        }
-        out.push({ date, quote, rate, unit: 1, direction: 'indirect' });
+        out.push({ date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit: 1, direction: 'indirect' });
       });
     }
     if (out.length === 0) fail(`${payload.name} holds no rates`);

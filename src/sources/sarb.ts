@@ -1,9 +1,8 @@
 // South African Reserve Bank: the rand's daily weighted averages from the SARB web API, one time series
 // per request. The body names its series only in prose ("Rand per US Dollar"), so the series id, and
 // with it the currency, comes from the payload name: the request URL or a recorded file name.
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'SARB';
 const PERIOD = /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/;
@@ -30,13 +29,9 @@ function seriesOf(name: string): string | undefined {
 /** The published figure: a JSON number loses trailing zeros (17.1300 → 17.13); FormatNumber says how
  *  many decimals the SARB shows, so they are put back. Never rounds: more digits than the format are kept. */
 function published(series: string, date: string, value: unknown, format: unknown): string {
-  if (typeof value !== 'number' && typeof value !== 'string') fail(`${series} has no value on ${date}`);
-  let rate: string;
-  try {
-    rate = cleanDecimal(value);
-  } catch {
-    fail(`${series} has bad value ${JSON.stringify(value)} on ${date}`);
-  }
+  // A missing figure is said as such, apart from one that is not a number.
+  if (value === null || value === undefined) fail(`${series} has no value on ${date}`);
+  const rate = decimalOf(fail, value, `${series} has bad value on ${date}`);
   const places = typeof format === 'string' ? FORMAT.exec(format)?.[1]?.length : undefined;
   if (places === undefined) return rate;
   const [whole, fraction = ''] = rate.split('.');

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
 import { source } from './sisl.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/SISL/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -118,6 +118,11 @@ describe('SISL edge cases', () => {
     assert.throws(() => parse(XML.replace('Group ID="9"', 'Group ID="5"')), /not time-series group 9 or 7/);
     assert.throws(() => parse(XML.replace('3/3/2026 12:00:00 AM', '2026-03-03')), /bad date/);
     assert.throws(() => parse(XML.replace('124.550000', '124,550.00')), /bad USD rate/);
+  });
+
+  test('series that are all empty are no publication (a holiday span); a group without series is a fault', () => {
+    assert.throws(() => parse(doc(series('4055', 'Bandaríkjadalur', 'miðgengi', '') + series('4064', 'Evra', 'miðgengi', ''))), NoPublication);
+    assert.throws(() => parse(doc('')), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('builds the group 9 and group 7 requests for the window on the base URL, each accepted', () => {

@@ -1,10 +1,8 @@
 // Central Bank of Iceland exchange rates from its XML time series: group 9 (the official reference
 // rates of 10 currencies and the SDR) and group 7 (indicative mid rates of the others), ISK per 1 unit.
 // The XML names currencies only in Icelandic, so each time series is read through its stable ID.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { cleanDecimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, parseXml, xmlParser } from './read.js';
 
 const CODE = 'SISL';
 const PATH = '/xmltimeseries/Default.aspx';
@@ -34,14 +32,7 @@ const MID = /skráð miðgengi\.$/;
 // "3/24/2026 12:00:00 AM": month/day/year, always midnight.
 const DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4}) 12:00:00 AM$/;
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  // Values stay text: a parsed number would lose the published digits.
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (tag) => tag === 'TimeSeries' || tag === 'Entry',
-});
+const xml = xmlParser({ isArray: (tag) => tag === 'TimeSeries' || tag === 'Entry' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -50,7 +41,7 @@ const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null &&
 const text = (x: unknown): string => (typeof x === 'string' ? x : '');
 
 function seriesObservations(series: Node): Observation[] {
-  const id = text(series['@_ID']);
+  const id = text(series.ID);
   const description = text(series.Description);
   // An empty <TimeSeriesData /> (a retired currency, or no business day in the window) is a string.
   const entries = isNode(series.TimeSeriesData) && Array.isArray(series.TimeSeriesData.Entry) ? series.TimeSeriesData.Entry : [];
@@ -63,13 +54,7 @@ function seriesObservations(series: Node): Observation[] {
     const m = DATE.exec(text(raw.Date));
     if (!m) fail(`${quote} has bad date ${JSON.stringify(raw.Date)}`);
     const date = `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
-    let rate: string;
-    try {
-      rate = cleanDecimal(text(raw.Value));
-    } catch {
-      fail(`bad ${quote} rate ${JSON.stringify(raw.Value)} on ${date}`);
-    }
-    return { date, quote, rate, unit: 1, direction: 'direct' };
+    return { date, quote, rate: decimalOf(fail, raw.Value, `bad ${quote} rate on ${date}`), unit: 1, direction: 'direct' };
   });
 }
 
@@ -91,13 +76,13 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const body = payload.body.toString('utf8').replace(/^\uFEFF/, '');
-    const valid = XMLValidator.validate(body);
-    if (valid !== true) fail(`${payload.name} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-    const group = (xml.parse(body) as Node).Group;
-    if (!isNode(group) || !GROUPS.includes(text(group['@_ID']))) fail(`${payload.name} is not time-series group 9 or 7`);
+    const group = parseXml(CODE, payload.name, decodeText(payload.body), xml).Group;
+    if (!isNode(group) || !GROUPS.includes(text(group.ID))) fail(`${payload.name} is not time-series group 9 or 7`);
     const series = Array.isArray(group.TimeSeries) ? group.TimeSeries.filter(isNode) : [];
     const out = series.flatMap(seriesObservations);
+    // Series listed but every one empty: no rate was set in the window (a holiday span), a valid
+    // answer. A group without any series is not that answer.
+    if (out.length === 0 && series.length > 0) throw new NoPublication(CODE, `${payload.name} holds no rates: none set in the window`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

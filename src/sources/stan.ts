@@ -2,13 +2,12 @@
 // daily table of main currencies, a weekly table of minor ones, each after its own "Last update:
 // DD.MM.YYYY", and a bid/ask table for USD and EUR. Rates are ALL per unit, JPY/HUF/RUB per 100.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { cleanDecimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy } from './read.js';
 
 const CODE = 'STAN';
 const CURRENCY_CODE = /^[A-Z]{3}$/;
-const LAST_UPDATE = /Last update:\s*(\d{2})\.(\d{2})\.(\d{4})/;
+const LAST_UPDATE = /Last update:\s*(\d{2}\.\d{2}\.\d{4})/;
 // The column header every rate table carries; the bid/ask table adds "(Bid)"/"(Ask)" columns.
 const LEK_PER_UNIT = /Albanian Lek per\s+Foreign Currency Unit/;
 const BID_ASK = /\(Bid\)|\(Ask\)/;
@@ -31,9 +30,8 @@ const fail: (message: string) => never = failFor(CODE);
 /** The "Last update" date written just before a table. */
 function tableDate(table: HTMLElement): string {
   const label = table.previousElementSibling;
-  const m = label ? LAST_UPDATE.exec(label.text) : null;
-  if (!m) fail('a rate table has no "Last update: DD.MM.YYYY" before it');
-  return `${m[3]}-${m[2]}-${m[1]}`;
+  const dmy = label ? LAST_UPDATE.exec(label.text)?.[1] : undefined;
+  return (dmy && fromDmy(dmy)) || fail('a rate table has no "Last update: DD.MM.YYYY" before it');
 }
 
 function rows(table: HTMLElement, date: string, name: string): Observation[] {
@@ -46,12 +44,7 @@ function rows(table: HTMLElement, date: string, name: string): Observation[] {
     if (NOT_ISO.has(code)) continue;
     const stated = UNIT_IN_NAME.exec(label)?.[1];
     const unit = stated !== undefined ? Number(stated) : (HIDDEN_UNITS[code] ?? 1);
-    let rate: string;
-    try {
-      rate = cleanDecimal(figure);
-    } catch {
-      fail(`bad ${code} rate ${JSON.stringify(figure)} on ${date}`);
-    }
+    const rate = decimalOf(fail, figure, `bad ${code} rate on ${date}`);
     // Gold and silver are per troy ounce ("Gold(OZ 1)"), which is what XAU and XAG denote.
     out.push({ date, quote: ISO_FOR[code] ?? code, rate, unit, direction: 'direct', table: name });
   }
@@ -80,7 +73,8 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const html = payload.body.toString('utf8');
+    // The page's meta charset decides (UTF-8 today).
+    const html = decodeText(payload.body);
     // An HTML parser closes whatever is left open, so a cut-off page would read as a shorter table.
     if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is cut off: no closing </html>`);
     const root = parseHtml(html);

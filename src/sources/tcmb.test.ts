@@ -6,7 +6,7 @@ import { startFeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
 import { createHttpClient } from './http.js';
 import { source } from './tcmb.js';
-import { ParseError, type Observation } from './types.js';
+import { NoPublication, ParseError, type Observation } from './types.js';
 
 const DIR = new URL('../../../shared/fixtures/sources/TCMB/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
@@ -115,6 +115,12 @@ describe('TCMB edge cases', () => {
     assert.throws(() => parse(evds(item('07-03-2026', 'null', 'null')), EVDS_NAME), /holds no rates/);
     assert.throws(() => parse('{"totalCount":0,"items":[]}', EVDS_NAME), /holds no rates/);
     assert.throws(() => parse('{"message":"Forbidden"}', EVDS_NAME), /no items array/);
+  });
+
+  test('a window of only weekend/holiday items is no publication; no items at all is a fault', () => {
+    assert.throws(() => parse(evds(`${item('07-03-2026', 'null', 'null')},${item('08-03-2026', 'null', 'null')}`), EVDS_NAME), NoPublication);
+    assert.throws(() => parse('{"totalCount":0,"items":[]}', EVDS_NAME), (err) => err instanceof ParseError && !(err instanceof NoPublication));
+    assert.throws(() => parse(bulletin('')), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 
   test('rejects bad figures and dates', () => {

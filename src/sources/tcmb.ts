@@ -1,13 +1,11 @@
 // Central Bank of the Republic of Türkiye indicative rates: EVDS (JSON, needs a free key; series
 // TP.DK.<CCY>.A.YTL buying and .S.YTL selling) and the legacy kurlar XML (today.xml and the
 // YYYYMM/DDMMYYYY.xml archive, ISO-8859-9 in older copies). TRY per `unit` (100 JPY).
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { cleanDecimal, Decimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { failFor, parseJson } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseJson, parseXml, toDmy, unitOf, xmlParser } from './read.js';
 
 const CODE = 'TCMB';
-const ISO_CODE = /^[A-Z]{3}$/;
 // EVDS series URLs and recorded evds-TP.DK-….json; kurlar/today.xml, kurlar/YYYYMM/DDMMYYYY.xml and
 // recorded kurlar-today-….xml.
 const NAME = /series=TP\.DK\.|(^|\/)evds-TP\.DK-[^/]*\.json$|(^|\/)kurlar(\/today|\/\d{6}\/\d{8}|-today(-\d{4}-\d{2}-\d{2})?)\.xml$/;
@@ -17,14 +15,7 @@ const CURRENCIES = 'AED AUD AZN CAD CHF CNY DKK EUR GBP JPY KRW KWD KZT NOK PKR 
 // JPY figure of 28.0 against 43.8 for USD is only right per 100 yen), every other series per 1.
 const EVDS_UNITS: Record<string, number> = { JPY: 100 };
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  // Rates stay text: a parsed number would lose the published digits.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  isArray: (tag) => tag === 'Currency',
-});
+const xml = xmlParser({ isArray: (tag) => tag === 'Currency' });
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -39,60 +30,51 @@ const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null &&
  */
 function mid(date: string, quote: string, unit: number, buying: unknown, selling: unknown): Observation | null {
   if (buying === null || buying === '' || selling === null || selling === '') return null;
-  if (typeof buying !== 'string' || typeof selling !== 'string') fail(`bad ${quote} buying/selling on ${date}`);
-  try {
-    const average = new Decimal(cleanDecimal(buying)).plus(cleanDecimal(selling)).div(2);
-    return { date, quote, rate: cleanDecimal(average.toString()), unit, direction: 'direct' };
-  } catch {
-    fail(`bad ${quote} buying/selling ${JSON.stringify([buying, selling])} on ${date}`);
-  }
+  const where = `bad ${quote} buying/selling on ${date}`;
+  // Both feeds write these as text; a JSON number would already have lost digits.
+  if (typeof buying !== 'string' || typeof selling !== 'string') fail(where);
+  const average = new Decimal(decimalOf(fail, buying, where)).plus(decimalOf(fail, selling, where)).div(2);
+  return { date, quote, rate: cleanDecimal(average.toString()), unit, direction: 'direct' };
 }
+
+/** "06-03-2026" (EVDS) or "06.03.2026" (kurlar) → 2026-03-06. */
+const dayOf = (raw: unknown, what: string): string => (typeof raw === 'string' ? fromDmy(raw) : undefined) ?? fail(`bad ${what} ${JSON.stringify(raw)}`);
 
 function parseEvds(text: string, name: string): Observation[] {
   const doc = parseJson(CODE, name, text);
   const items = isNode(doc) ? doc.items : undefined;
   if (!Array.isArray(items)) fail('EVDS answer has no items array');
-  return items.flatMap((item: unknown) => {
+  const observations = items.flatMap((item: unknown) => {
     if (!isNode(item)) fail('EVDS item is not an object');
-    const m = typeof item.Tarih === 'string' ? /^(\d{2})-(\d{2})-(\d{4})$/.exec(item.Tarih) : null;
-    if (!m) fail(`bad EVDS Tarih ${JSON.stringify(item.Tarih)}`);
-    const date = `${m[3]}-${m[2]}-${m[1]}`;
-    // Weekends and holidays come as items whose every value is null: no publication, no rows.
+    const date = dayOf(item.Tarih, 'EVDS Tarih');
     return Object.keys(item).flatMap((key) => {
       const quote = /^TP_DK_([A-Z]{3})_A_YTL$/.exec(key)?.[1];
       if (quote === undefined) return [];
       return mid(date, quote, EVDS_UNITS[quote] ?? 1, item[key], item[`TP_DK_${quote}_S_YTL`]) ?? [];
     });
   });
+  // Weekends and holidays come as items whose every value is null: a window of only those is a valid
+  // answer with no publication. No items at all is not that answer.
+  if (observations.length === 0 && items.length > 0) throw new NoPublication(CODE, `${name} holds no rates: every day of the window is a non-publication day`);
+  return observations;
 }
 
-function parseXml(body: Buffer): Observation[] {
+function parseBulletin(body: Buffer, name: string): Observation[] {
   // Older files declare (and are) ISO-8859-9; today's are UTF-8. Only names use non-ASCII letters,
-  // but a wrong decoding would still corrupt them, so honour the declaration.
-  const declared = /encoding="([^"]+)"/i.exec(body.subarray(0, 200).toString('latin1'))?.[1]?.toLowerCase();
-  const legacy = declared === 'iso-8859-9' || declared === 'windows-1254';
-  const text = (legacy ? new TextDecoder('iso-8859-9').decode(body) : body.toString('utf8')).replace(/^\uFEFF/, '');
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) fail(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const root = (xml.parse(text) as Node).Tarih_Date;
+  // but a wrong decoding would still corrupt them, so the declaration is honoured.
+  // The label keeps "malformed XML" in the message, the wording this feed's errors have always had.
+  const root = parseXml(CODE, `${name} (malformed XML)`, decodeText(body), xml).Tarih_Date;
   if (!isNode(root)) fail('XML is not a Tarih_Date bulletin');
   // Tarih is DD.MM.YYYY; the English Date attribute (MM/DD/YYYY) must agree with it.
-  const tr = typeof root.Tarih === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(root.Tarih) : null;
-  if (!tr) fail(`bad Tarih ${JSON.stringify(root.Tarih)}`);
-  if (root.Date !== undefined && root.Date !== `${tr[2]}/${tr[1]}/${tr[3]}`) fail(`Tarih ${String(root.Tarih)} and Date ${String(root.Date)} disagree`);
-  const date = `${tr[3]}-${tr[2]}-${tr[1]}`;
+  const date = dayOf(root.Tarih, 'Tarih');
+  if (root.Date !== undefined && root.Date !== `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`) fail(`Tarih ${String(root.Tarih)} and Date ${String(root.Date)} disagree`);
   const currencies = Array.isArray(root.Currency) ? root.Currency.filter(isNode) : [];
   if (currencies.length === 0) fail(`no currencies on ${date}`);
   return currencies.flatMap((c) => {
-    const quote = c.CurrencyCode ?? c.Kod;
-    if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
-    if (typeof c.Unit !== 'string' || !/^[1-9]\d*$/.test(c.Unit)) fail(`bad ${quote} Unit ${JSON.stringify(c.Unit)} on ${date}`);
-    return mid(date, quote, Number(c.Unit), c.ForexBuying, c.ForexSelling) ?? [];
+    const quote = isoCode(fail, c.CurrencyCode ?? c.Kod, `currency on ${date}`);
+    return mid(date, quote, unitOf(fail, c.Unit, `bad ${quote} Unit on ${date}`), c.ForexBuying, c.ForexSelling) ?? [];
   });
 }
-
-/** 2026-03-02 → 02-03-2026, EVDS's date format. */
-const dashed = (iso: string) => `${iso.slice(8, 10)}-${iso.slice(5, 7)}-${iso.slice(0, 4)}`;
 
 export const source: Source = {
   code: CODE,
@@ -116,10 +98,10 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const head = payload.body.subarray(0, 64).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+    const head = payload.body.subarray(0, 64).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
     let observations: Observation[];
-    if (head.startsWith('<')) observations = parseXml(payload.body);
-    else observations = parseEvds(payload.body.toString('utf8'), payload.name);
+    if (head.startsWith('<')) observations = parseBulletin(payload.body, payload.name);
+    else observations = parseEvds(decodeText(payload.body), payload.name);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },
@@ -127,7 +109,7 @@ export const source: Source = {
     if (!ctx.key) throw new Error(`${CODE}: EVDS needs an API key (KURS_SOURCE_${CODE}_KEY)`);
     // EVDS takes its series list in the path, not a query string, and the key in a "key" header.
     const series = CURRENCIES.flatMap((c) => [`TP.DK.${c}.A.YTL`, `TP.DK.${c}.S.YTL`]).join('-');
-    const url = `${ctx.base}/series=${series}&startDate=${dashed(window.from)}&endDate=${dashed(window.to)}&type=json&frequency=1`;
+    const url = `${ctx.base}/series=${series}&startDate=${toDmy(window.from, '-')}&endDate=${toDmy(window.to, '-')}&type=json&frequency=1`;
     return [{ url, headers: { key: ctx.key } }];
   },
 };

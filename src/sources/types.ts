@@ -67,6 +67,10 @@ export interface Source {
   schedule: string;
   /** Documented publication time of day, UTC, `HH:MM:SS`: joined with an observation's date it gives `bank_update` (D7). */
   publishedAtUtc: string;
+  /** Days from a figure's date to the day it is published: -1 where banks date a rate by the day it
+   *  takes effect and publish it the day before (CBR, NBRB), or publish from a time zone ahead of UTC
+   *  (Samoa, Fiji). `bank_update` = date + offset at `publishedAtUtc` (D7). Default 0. */
+  publishedDayOffset?: number;
   feedUrl: string;
   /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
   baseUrl: string;
@@ -75,9 +79,16 @@ export interface Source {
   attribution?: string;
   /** Whether the live feed needs a (free) API key (KURS_SOURCE_<CODE>_KEY). */
   needsKey?: boolean;
+  /** Last day the source published, for historical-only publishers (Bundesbank DEM…): listed and
+   *  served as bank rates, never blended into current rates, never polled. */
+  discontinued?: string;
+  /** Provenance grade of the recorded payloads the adapter was built on (SOURCES-2.md): A complete
+   *  recording, B trimmed upstream, C hand-assembled upstream, F a library's fixture. */
+  grade?: 'A' | 'B' | 'C' | 'F';
   /** True when this payload name is something this adapter reads (skips READMEs, unrelated files). */
   accepts(name: string): boolean;
-  parse(payload: Payload): Observation[];
+  /** Pure; may be async where the format's library is (PDF). */
+  parse(payload: Payload): Observation[] | Promise<Observation[]>;
   /** The requests that fetch `window` from `ctx.base`. Pure: no network, no clock. */
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[];
 }
