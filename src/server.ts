@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
+import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { openRuntime } from './runtime.js';
 import { SOURCES } from './sources/index.js';
@@ -66,7 +67,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   atMidnight();
 
   const scheduler = config.ingest
-    ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), config, now, onData: refresh, log: app.log })
+    ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log })
     : undefined;
   scheduler?.start();
 

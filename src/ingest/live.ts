@@ -2,7 +2,7 @@
 // client, ingest each payload. Errors end up in the source's health, never in the caller.
 import { addDays } from '../blend/freshness.js';
 import type { Config } from '../config.js';
-import { fetchSource } from '../sources/fetch.js';
+import { fetchSource, type ConditionalCache } from '../sources/fetch.js';
 import type { HttpClient } from '../sources/http.js';
 import type { FetchWindow, Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -23,6 +23,8 @@ export type LiveResult =
 export interface LiveDeps {
   store: Store;
   http: HttpClient;
+  /** Validators of earlier answers, for conditional requests; none: every fetch is in full. */
+  cache?: ConditionalCache;
   config: Pick<Config, 'sourceUrls' | 'sourceKeys'>;
   now: () => Date;
 }
@@ -43,7 +45,7 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
   const base = deps.config.sourceUrls[source.code] ?? source.baseUrl;
   let payloads;
   try {
-    payloads = await fetchSource(source, window, { base, ...(key ? { key } : {}) }, deps.http);
+    payloads = await fetchSource(source, window, { base, ...(key ? { key } : {}) }, deps.http, deps.cache);
   } catch (err) {
     const reason = (err as Error).message;
     await deps.store.recordFetch({ source: source.code, at: deps.now().toISOString(), error: reason });

@@ -25,7 +25,10 @@ export interface HttpOptions {
 
 export interface HttpResponse {
   body: Buffer;
+  /** 200-299, or 304 when a conditional request found the feed unchanged. */
   status: number;
+  etag?: string;
+  lastModified?: string;
 }
 
 export type HttpClient = (request: FeedRequest) => Promise<HttpResponse>;
@@ -54,7 +57,12 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
           redirect: 'follow',
         });
         status = res.status;
-        if (res.ok) return { status, body: Buffer.from(await res.arrayBuffer()) };
+        const validators = {
+          ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}),
+          ...(res.headers.get('last-modified') ? { lastModified: res.headers.get('last-modified')! } : {}),
+        };
+        if (res.ok) return { status, body: Buffer.from(await res.arrayBuffer()), ...validators };
+        if (status === 304) return { status, body: Buffer.alloc(0), ...validators };
         await res.body?.cancel();
         problem = `HTTP ${status} from ${shown}`;
         const after = Number(res.headers.get('retry-after'));
