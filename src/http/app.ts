@@ -39,7 +39,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
 
 const allowedMethods = (path: string) => ROUTES.find((r) => r.pattern.test(path))?.methods ?? [];
 
-/** Request logs never show keys: the query string is cut and headers are not logged (D3). */
+/** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
 export const redactedUrl = (url: string) => url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
 
 export function buildApp(deps: AppDeps): FastifyInstance {
