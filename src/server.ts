@@ -43,7 +43,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     out(`  ${bootstrapKey}`);
     out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
   }
-  out(`listening on http://${url.hostname.replace(/^\[|\]$/g, '')}:${url.port}`.replace('http://::1', 'http://[::1]'));
+  out(`listening on ${url.origin}`);
 
   const refresh = async () => {
     const v = await store.dataVersion();

@@ -2,7 +2,7 @@
 // request: F073.TCO.PRE.Z.D is the observed dollar ("dólar observado"), F072.CLP.<ISO>.N.O.D the peso
 // rate of another currency. Every series is CLP per 1 unit. The body names its series, so the name is not needed.
 import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, fromDmy, parseJson } from './read.js';
+import { decimalOf, failFor, fromDmy, isRecord, parseJson } from './read.js';
 
 const CODE = 'BCEC';
 const OBSERVED_DOLLAR = 'F073.TCO.PRE.Z.D';
@@ -14,7 +14,6 @@ const NAME = /SieteRestWS(\.ashx\?(.*&)?function=GetSeries(&|$)|-GetSeries-)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function quoteOf(seriesId: unknown): string {
   if (seriesId === OBSERVED_DOLLAR) return 'USD';
@@ -45,16 +44,16 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     // Failures are JSON with a non-zero Codigo ({"Codigo": -5, "Descripcion": "Invalid username or password"}).
     if (doc.Codigo !== 0) fail(`BDE says ${String(doc.Codigo)} ${String(doc.Descripcion)}`);
     const series = doc.Series;
-    if (!isObject(series)) fail(`${payload.name} has no Series object`);
+    if (!isRecord(series)) fail(`${payload.name} has no Series object`);
     const quote = quoteOf(series.seriesId);
     if (!Array.isArray(series.Obs)) fail(`${String(series.seriesId)} has no Obs array`);
     const out: Observation[] = [];
     for (const o of series.Obs as unknown[]) {
-      const { indexDateString: day, value, statusCode } = isObject(o) ? o : {};
+      const { indexDateString: day, value, statusCode } = isRecord(o) ? o : {};
       // The BDE writes DD-MM-YYYY.
       const date = typeof day === 'string' ? fromDmy(day) : undefined;
       if (date === undefined) fail(`${quote} has bad indexDateString ${JSON.stringify(day)}`);

@@ -2,7 +2,7 @@
 // ({status, results: {fecha, detalle[{codigoMoneda, descripcion, tipoPase, tipoCotizacion}]}}), one
 // request per business day. tipoCotizacion is ARS per unit (direct); tipoPase (USD per unit) is not used.
 import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, parseJson, windowDays } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson, windowDays } from './read.js';
 
 const CODE = 'BCRA';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -25,7 +25,6 @@ const PER_UNITS = /\bC\/\s*([\d.]+)\s*UNIDADES\b/i;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The multiplier hidden in the description; a plain one means per 1 unit. */
 function perUnits(description: unknown): number {
@@ -52,11 +51,11 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     // Errors are JSON too: {"status": 400, "errorMessages": […]}.
     if (Array.isArray(doc.errorMessages)) fail(`BCRA says ${doc.errorMessages.join('; ')}`);
     const results = doc.results;
-    if (!isObject(results)) fail(`${payload.name} has no results object`);
+    if (!isRecord(results)) fail(`${payload.name} has no results object`);
     const { fecha: date, detalle } = results;
     // A day without a table (a holiday: the requests skip weekends only) is answered with fecha null.
     if (date === null && (detalle === undefined || (Array.isArray(detalle) && detalle.length === 0))) {
@@ -66,7 +65,7 @@ export const source: Source = {
     if (!Array.isArray(detalle)) fail(`${date} has no detalle array`);
     const out: Observation[] = [];
     for (const row of detalle as unknown[]) {
-      if (!isObject(row)) fail(`${date} has a detalle entry that is not an object`);
+      if (!isRecord(row)) fail(`${date} has a detalle entry that is not an object`);
       const { codigoMoneda, descripcion, tipoCotizacion: raw } = row;
       const code = typeof codigoMoneda === 'string' ? codigoMoneda.trim() : '';
       if (!/^[A-Z]{3}$/.test(code)) fail(`${date} has bad codigoMoneda ${JSON.stringify(codigoMoneda)}`);

@@ -2,7 +2,7 @@
 // SDR-basket currencies plus CAD, several series per request (bmx.series[{idSerie, datos[{fecha, dato}]}]).
 // Every series is MXN per 1 unit of its currency (JPY 0.1105), so no multiplier.
 import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, fromDmy, parseJson } from './read.js';
+import { decimalOf, failFor, fromDmy, isRecord, parseJson } from './read.js';
 
 const CODE = 'BDEM';
 /** SIE series → currency. SF43718 is the FIX ("fecha de determinación"); the others are Banxico's
@@ -18,11 +18,10 @@ const NAME = /(^|[/-])series[/-]SF\d+[-,/]/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The rates of one series; undefined for a series this adapter does not read. */
 function seriesObservations(series: unknown): Observation[] | undefined {
-  if (!isObject(series)) fail('series entry is not an object');
+  if (!isRecord(series)) fail('series entry is not an object');
   const { idSerie: id, datos } = series;
   if (typeof id !== 'string') fail('series without idSerie');
   // A request for other SIE series (interest rates, SF60653) is not ours to read as exchange rates.
@@ -33,7 +32,7 @@ function seriesObservations(series: unknown): Observation[] | undefined {
   if (!Array.isArray(datos)) fail(`${id} datos is not an array`);
   const out: Observation[] = [];
   for (const d of datos as unknown[]) {
-    const { fecha, dato } = isObject(d) ? d : {};
+    const { fecha, dato } = isRecord(d) ? d : {};
     // Banxico writes DD/MM/YYYY.
     const date = typeof fecha === 'string' ? fromDmy(fecha) : undefined;
     if (date === undefined) fail(`${id} has bad fecha ${JSON.stringify(fecha)}`);
@@ -65,10 +64,10 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     // Errors come as {"error": {"mensaje": …, "detalle": …}} (bad token, unknown series).
-    if (isObject(doc.error)) fail(`Banxico says ${String(doc.error.mensaje)}: ${String(doc.error.detalle)}`);
-    const series = isObject(doc.bmx) ? doc.bmx.series : undefined;
+    if (isRecord(doc.error)) fail(`Banxico says ${String(doc.error.mensaje)}: ${String(doc.error.detalle)}`);
+    const series = isRecord(doc.bmx) ? doc.bmx.series : undefined;
     if (!Array.isArray(series)) fail(`${payload.name} has no bmx.series array`);
     const ours = series.map(seriesObservations).filter((o): o is Observation[] => o !== undefined);
     const out = ours.flat();

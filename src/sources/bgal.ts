@@ -2,7 +2,7 @@
 // JSON-stat 2.0 datasets, a flat value array over counterparty currency x date. PTE per 1 unit
 // (ITL 0.10353). Historical only: the escudo's last reference rates are those of 31 December 1998.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson } from './read.js';
 
 const CODE = 'BGAL';
 const DATASET = '/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/';
@@ -20,19 +20,18 @@ const NAME = /\/datasets\/23e0cdd56bddb4ad3016a9c3ad63a539\/\?|(^|\/)bpstat-data
 const fail: (message: string) => never = failFor(CODE);
 
 type Dimension = { label?: unknown; category?: { index?: unknown; label?: Record<string, unknown> } };
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Counterparty category id → ISO code, from the series listed on this page. A page's counterparty
  *  dimension may also hold a currency whose series is listed on the next page (NLG on page 1); it is
  *  read there, where its code is named. */
 function codesBySeries(extension: unknown): Map<string, string> {
-  const series = isObject(extension) ? extension.series : undefined;
+  const series = isRecord(extension) ? extension.series : undefined;
   if (!Array.isArray(series)) fail('extension.series is not an array');
   const codes = new Map<string, string>();
   for (const s of series as unknown[]) {
-    const { label, dimension_category: cats } = isObject(s) ? s : {};
+    const { label, dimension_category: cats } = isRecord(s) ? s : {};
     const code = typeof label === 'string' ? LABEL.exec(label)?.[1] : undefined;
-    const category = Array.isArray(cats) ? cats.find((c) => isObject(c) && String(c.dimension_id) === COUNTERPARTY)?.category_id : undefined;
+    const category = Array.isArray(cats) ? cats.find((c) => isRecord(c) && String(c.dimension_id) === COUNTERPARTY)?.category_id : undefined;
     if (!code || category === undefined) fail(`series ${JSON.stringify(label)} is not a daily rate against the escudo`);
     codes.set(String(category), ISO_FOR[code] ?? code);
   }
@@ -42,10 +41,10 @@ function codesBySeries(extension: unknown): Map<string, string> {
 function observations(doc: Record<string, unknown>): Observation[] {
   const { id: ids, size: sizes, value: values, dimension: dims } = doc;
   if (doc.version !== '2.0' || doc.class !== 'dataset') fail('not a JSON-stat 2.0 dataset');
-  if (!Array.isArray(ids) || !Array.isArray(sizes) || ids.length !== sizes.length || !Array.isArray(values) || !isObject(dims)) fail('dataset has no id/size/value/dimension');
+  if (!Array.isArray(ids) || !Array.isArray(sizes) || ids.length !== sizes.length || !Array.isArray(values) || !isRecord(dims)) fail('dataset has no id/size/value/dimension');
   // The reference currency must be the escudo, or these are not PTE rates.
   const reference = (dims['13'] as Dimension | undefined)?.category?.label;
-  if (!isObject(reference) || Object.values(reference).join() !== 'Portuguese Escudo') fail(`reference currency is ${JSON.stringify(reference)}, not the escudo`);
+  if (!isRecord(reference) || Object.values(reference).join() !== 'Portuguese Escudo') fail(`reference currency is ${JSON.stringify(reference)}, not the escudo`);
   const index = (dim: string) => {
     const list = (dims[dim] as Dimension | undefined)?.category?.index;
     if (!Array.isArray(list)) fail(`dimension ${dim} has no category index`);
@@ -99,7 +98,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     const out = observations(doc);
     if (out.length === 0) fail(`${payload.name} holds no escudo rates`);
     return out;

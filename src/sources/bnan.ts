@@ -2,7 +2,7 @@
 // data, codigoMoeda…}], success}. AOA per 1 unit (JPY 5.73854); tipoCambio M is the middle rate
 // (B selling, G buying). One request fetches every currency: see `requests`.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from './types.js';
-import { decimalOf, failFor, isoCode, parseJsonKeepingDigits } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits } from './read.js';
 
 const CODE = 'BNAN';
 const RANGE = '/taxas/get/evolucao/taxa/intervalo';
@@ -21,10 +21,9 @@ const NAME = /\/taxas\/get\/evolucao\/taxa\/intervalo\?|\/taxas\/get\/lista\/moe
 const LIST = /lista[/-]moedas/;
 
 const fail: (message: string) => never = failFor(CODE);
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown, i: number): Observation | undefined {
-  if (!isObject(row)) fail(`row ${i + 1} is not an object`);
+  if (!isRecord(row)) fail(`row ${i + 1} is not an object`);
   const { taxa, tipoCambio, data, codigoMoeda } = row;
   // A middle rate only; buying and selling rows are not the reference figure.
   if (tipoCambio !== MIDDLE) return undefined;
@@ -56,7 +55,7 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     // taxa is a JSON number; quoting it first keeps the digits as sent.
     const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['taxa']);
-    if (!isObject(doc) || doc.success !== true || !Array.isArray(doc.genericResponse)) fail(`${payload.name} is not a successful {genericResponse, success} answer`);
+    if (!isRecord(doc) || doc.success !== true || !Array.isArray(doc.genericResponse)) fail(`${payload.name} is not a successful {genericResponse, success} answer`);
     // The currency list (idMoeda, codigoMoeda, designacaoMoeda) is a valid answer with no rates in it.
     if (LIST.test(payload.name)) throw new NoPublication(CODE, `${payload.name} is the currency list, it holds no rates`);
     // An empty list is how the service says it has nothing for that range (SDG, a weekend).

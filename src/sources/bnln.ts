@@ -2,7 +2,7 @@
 // GEL per `quantity` units (10 AED, 1000 AMD, 10000 IRR); the quantity is kept as `unit`. A set is
 // fixed at 17:00 Tbilisi time and is valid from the next day: the payload dates it by that day.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'BNLN';
 // …/monetarypolicy/currencies/?date=… and …/currencies/en/json/ (live), currencies-date-….json (recorded).
@@ -10,8 +10,6 @@ const NAME = /monetarypolicy\/currencies(\/|$)|(^|\/)currencies-date-\d{4}-\d{2}
 
 const fail: (message: string) => never = failFor(CODE);
 
-type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** "2026-02-28T00:00:00.000Z" → "2026-02-28": the validity day as the bank writes it. */
 function day(raw: unknown): string {
@@ -21,7 +19,7 @@ function day(raw: unknown): string {
 }
 
 function observation(date: string, row: unknown): Observation {
-  if (!isNode(row)) fail(`rate entry on ${date} is not an object`);
+  if (!isRecord(row)) fail(`rate entry on ${date} is not an object`);
   const quote = isoCode(fail, row.code, `rate entry on ${date}`);
   const unit = unitOf(fail, row.quantity, `bad ${quote} quantity on ${date}`);
   // rateFormated is the figure as published ("7.0960"); `rate` is the same as a JSON number, which
@@ -54,7 +52,7 @@ export const source: Source = {
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rate sets`);
     if (doc.length === 0) fail(`${payload.name} holds no rates`);
     return doc.flatMap((set: unknown) => {
-      if (!isNode(set)) fail('rate set is not an object');
+      if (!isRecord(set)) fail('rate set is not an object');
       const date = day(set.date);
       if (!Array.isArray(set.currencies) || set.currencies.length === 0) fail(`no rates for ${date}`);
       return set.currencies.map((row: unknown) => observation(date, row));

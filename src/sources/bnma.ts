@@ -2,7 +2,7 @@
 // 100), 09:00 session. History only comes per currency and month, so a window costs one request per
 // currency per month; the all-currency "latest" reply is read too.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson } from './read.js';
 
 const CODE = 'BNMA';
 // The 09:00 snapshot: the first of the day's four sessions, the one a daily poll can always find.
@@ -15,10 +15,9 @@ const NAME = /(^|\/)exchange-rate([/?-]|$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function rates(entry: unknown): Observation[] {
-  if (!isObject(entry)) fail('data entry is not an object');
+  if (!isRecord(entry)) fail('data entry is not an object');
   const { currency_code: code, unit, rate } = entry;
   // BNM writes the SDR as "SDR"; its ISO 4217 code is XDR.
   const iso = isoCode(fail, code, 'data entry');
@@ -28,7 +27,7 @@ function rates(entry: unknown): Observation[] {
   // The all-currency reply holds one rate object per currency, the monthly reply an array of them.
   const rows: unknown[] = Array.isArray(rate) ? rate : [rate];
   return rows.flatMap((row): Observation[] => {
-    if (!isObject(row)) fail(`${quote} rate is not an object`);
+    if (!isRecord(row)) fail(`${quote} rate is not an object`);
     const { date, middle_rate: mid } = row;
     if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ${quote} date ${JSON.stringify(date)}`);
     // The middle rate is BNM's own; a session without one has no figure to report for the currency.
@@ -70,14 +69,14 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc) || !('data' in doc)) fail(`${payload.name} has no data`);
+    if (!isRecord(doc) || !('data' in doc)) fail(`${payload.name} has no data`);
     // quote=fx would give foreign units per MYR; we only ask for (and read) MYR per unit.
     const meta = doc.meta;
-    if (isObject(meta) && meta.quote !== undefined && meta.quote !== 'rm') fail(`quote ${JSON.stringify(meta.quote)} is not rm`);
-    const data: unknown[] = Array.isArray(doc.data) ? doc.data : isObject(doc.data) && Object.keys(doc.data).length > 0 ? [doc.data] : [];
+    if (isRecord(meta) && meta.quote !== undefined && meta.quote !== 'rm') fail(`quote ${JSON.stringify(meta.quote)} is not rm`);
+    const data: unknown[] = Array.isArray(doc.data) ? doc.data : isRecord(doc.data) && Object.keys(doc.data).length > 0 ? [doc.data] : [];
     const out = data.flatMap(rates);
     // A currency's month (one data object) without a figure: asked before the month's first session.
-    if (out.length === 0 && isObject(doc.data) && Array.isArray(doc.data.rate)) throw new NoPublication(CODE, `${payload.name} holds no rates: nothing published yet`);
+    if (out.length === 0 && isRecord(doc.data) && Array.isArray(doc.data.rate)) throw new NoPublication(CODE, `${payload.name} holds no rates: nothing published yet`);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },

@@ -2,7 +2,7 @@
 // rate at 17:00 JST (FXERD04, yen per dollar). The only figure here against the yen; the source is
 // narrow on purpose. Dates are business days; weekends and holidays come as null.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson } from './read.js';
 
 const CODE = 'BOJP';
 // Series we read, with the currency each is yen per unit of. FXERD34 (US dollars per euro, same
@@ -14,17 +14,16 @@ const NAME = /(^|\/)getDataCode([?-]).*FM08/i;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The figures of one series (null where there is none), or undefined for the series we skip. */
 function series(entry: unknown): (Observation | null)[] | undefined {
-  if (!isObject(entry)) fail('RESULTSET entry is not an object');
+  if (!isRecord(entry)) fail('RESULTSET entry is not an object');
   const code = entry.SERIES_CODE;
   if (typeof code !== 'string') fail(`bad SERIES_CODE ${JSON.stringify(code)}`);
   if (SKIPPED.has(code)) return undefined;
   const quote = SERIES[code];
   if (quote === undefined) fail(`unexpected series ${code}`);
-  const values = isObject(entry.VALUES) ? entry.VALUES : {};
+  const values = isRecord(entry.VALUES) ? entry.VALUES : {};
   const { SURVEY_DATES: dates, VALUES: figures } = values;
   if (!Array.isArray(dates) || !Array.isArray(figures) || dates.length !== figures.length) fail(`${code} has no matching SURVEY_DATES and VALUES`);
   return dates.map((raw: unknown, i): Observation | null => {
@@ -60,8 +59,8 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
     // The API answers HTTP 200 even on errors: STATUS and MESSAGE in the body say what went wrong.
-    if (!isObject(doc) || doc.STATUS !== 200) {
-      fail(`${payload.name}: status ${JSON.stringify(isObject(doc) ? doc.STATUS : undefined)} ${isObject(doc) ? String(doc.MESSAGE ?? '') : ''}`.trim());
+    if (!isRecord(doc) || doc.STATUS !== 200) {
+      fail(`${payload.name}: status ${JSON.stringify(isRecord(doc) ? doc.STATUS : undefined)} ${isRecord(doc) ? String(doc.MESSAGE ?? '') : ''}`.trim());
     }
     if (!Array.isArray(doc.RESULTSET)) fail(`${payload.name} has no RESULTSET array`);
     // A reply cut at the API's size limit names where to go on; we ask for one series and at most a

@@ -2,7 +2,7 @@
 // object per day, {RATE_DATE, USD: "3,576.42", …, XAU, XAG, SDR}. MNT per 1 unit for every column, even
 // IDR 0.20 and VND 0.14 (two decimals, no per-100 scaling); gold and silver per troy ounce.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson } from './read.js';
 
 const CODE = 'BOMU';
 const PATH = '/currency-rate-movement/data';
@@ -16,10 +16,9 @@ const FIGURE = /^\d{1,3}(,\d{3})*(\.\d+)?$/;
 const NAME = /(^|\/)currency-rate-movement\/data$|(^|\/)mongolbank-currency-rate-movement-data[^/]*\.json$/;
 
 const fail: (message: string) => never = failFor(CODE);
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function dayRows(row: unknown, i: number): Observation[] {
-  if (!isObject(row)) fail(`data[${i}] is not an object`);
+  if (!isRecord(row)) fail(`data[${i}] is not an object`);
   const date = row[DATE_KEY];
   if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) fail(`data[${i}] has bad ${DATE_KEY} ${JSON.stringify(date)}`);
   const out: Observation[] = [];
@@ -56,7 +55,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc) || doc.success !== true || !Array.isArray(doc.data)) fail(`${payload.name} is not a successful {success, data} answer`);
+    if (!isRecord(doc) || doc.success !== true || !Array.isArray(doc.data)) fail(`${payload.name} is not a successful {success, data} answer`);
     const out = doc.data.flatMap(dayRows);
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;

@@ -2,7 +2,7 @@
 // BOT API gateway. The header claims "Baht / 1 Unit", but JPY is per 100 and IDR per 1,000: the
 // multiplier only shows in the currency's English name ("JAPAN : YEN (100 YEN) (JPY)").
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson, unitOf, windowDays } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'BOTH';
 const PATH = '/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/';
@@ -19,10 +19,9 @@ const MAX_DAYS = 90;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation | undefined {
-  if (!isObject(row)) fail('data_detail row is not an object');
+  if (!isRecord(row)) fail('data_detail row is not an object');
   const { period: date, currency_id: quote, currency_name_eng: name, mid_rate: mid } = row;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad period ${JSON.stringify(date)}`);
   // Upper case as sent: the gateway writes ISO codes that way, anything else is not its answer.
@@ -54,8 +53,8 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    const data = isObject(doc) && isObject(doc.result) ? doc.result.data : undefined;
-    const rows = isObject(data) ? data.data_detail : undefined;
+    const data = isRecord(doc) && isRecord(doc.result) ? doc.result.data : undefined;
+    const rows = isRecord(data) ? data.data_detail : undefined;
     // Gateway errors ({"httpCode":"401",…}) and API errors have no result.data.data_detail.
     if (!Array.isArray(rows)) fail(`${payload.name} has no result.data.data_detail array`);
     // A ranged request over weekends and Thai holidays only is answered with no rows.

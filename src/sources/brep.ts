@@ -2,7 +2,7 @@
 // Financiera and republished by Banco de la República, read from the datos.gov.co Socrata dataset
 // 32sa-8pi3: [{valor, unidad, vigenciadesde, vigenciahasta}]. One row covers a validity range.
 import { type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, parseJson, windowDays } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson, windowDays } from './read.js';
 
 const CODE = 'BREP';
 // A TRM set before a weekend or a holiday stretch covers every day to the next business day (Easter
@@ -14,7 +14,6 @@ const NAME = /32sa-8pi3(\.json|-[^/]*\.json$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function day(raw: unknown, field: string): string {
   const m = typeof raw === 'string' ? SOCRATA_DAY.exec(raw) : null;
@@ -50,11 +49,11 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
     // Socrata errors are objects ({"code": "query.compiler.malformed", "message": …}), data an array.
-    if (isObject(doc)) fail(`Socrata says ${String(doc.message ?? doc.code)}`);
+    if (isRecord(doc)) fail(`Socrata says ${String(doc.message ?? doc.code)}`);
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of TRM rows`);
     const out: Observation[] = [];
     for (const row of doc as unknown[]) {
-      if (!isObject(row)) fail('TRM row is not an object');
+      if (!isRecord(row)) fail('TRM row is not an object');
       const from = day(row.vigenciadesde, 'vigenciadesde');
       const to = day(row.vigenciahasta, 'vigenciahasta');
       if (row.unidad !== 'COP') fail(`TRM from ${from} is in ${JSON.stringify(row.unidad)}, not COP`);

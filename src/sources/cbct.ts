@@ -2,7 +2,7 @@
 // its main trading partners' currencies against the US dollar, the whole history (1993 on) in one JSON
 // file. The base is USD, not TWD; each column label names its pair, and three run the other way.
 import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson } from './read.js';
 
 const CODE = 'CBCT';
 const fail: (message: string) => never = failFor(CODE);
@@ -12,7 +12,6 @@ const PAIR = /([A-Z]{3})\/([A-Z]{3})$/;
 // The CBC writes the New Taiwan dollar as NTD; ISO 4217 says TWD.
 const ALIASES: Record<string, string> = { NTD: 'TWD' };
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 interface Column {
   quote: string;
@@ -21,7 +20,7 @@ interface Column {
 
 /** XXX/USD columns are units of XXX per USD (indirect against our USD base); USD/XXX are USD per XXX. */
 function column(label: unknown, index: number): Column {
-  const text = isObject(label) && typeof label.data === 'string' ? label.data.trim() : '';
+  const text = isRecord(label) && typeof label.data === 'string' ? label.data.trim() : '';
   const m = PAIR.exec(text);
   if (!m) fail(`column ${index + 1} label ${JSON.stringify(text)} names no pair`);
   const [left, right] = [ALIASES[m[1]!] ?? m[1]!, ALIASES[m[2]!] ?? m[2]!];
@@ -53,8 +52,8 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    const data = isObject(doc) && isObject(doc.data) ? doc.data : fail(`${payload.name} has no data object`);
-    const labels = isObject(data.structure) ? data.structure.Table1 : undefined;
+    const data = isRecord(doc) && isRecord(doc.data) ? doc.data : fail(`${payload.name} has no data object`);
+    const labels = isRecord(data.structure) ? data.structure.Table1 : undefined;
     if (!Array.isArray(labels) || labels.length === 0) fail('data.structure.Table1 lists no columns');
     if (!Array.isArray(data.dataSets)) fail('data.dataSets is not a list of rows');
     const columns = labels.map(column);

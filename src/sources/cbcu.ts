@@ -3,7 +3,7 @@
 // are UYU per 1 unit. Rows name their currency by BCU number (2225), not ISO ("CodigoISO" holds "DLS.").
 import { Decimal } from '../money/decimal.js';
 import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, parseXml, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, isRecord, parseXml, xmlParser } from './read.js';
 
 const CODE = 'CBCU';
 /** BCU currency number → ISO. 2225 is "DLS. USA BILLETE", the interbank dollar the BCU's own figures
@@ -25,7 +25,6 @@ const xml = xmlParser({ ignoreAttributes: true, isArray: (name) => name === 'dat
 // "No existen cotizaciones para los datos ingresados": the BCU's answer for days without a quote.
 const NO_QUOTES = '100';
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const text = (x: unknown): string => (typeof x === 'string' ? x.trim() : '');
 
 function envelope(moneda: string, from: string, to: string): string {
@@ -66,22 +65,22 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseXml(CODE, payload.name, decodeText(payload.body), xml);
-    const soapBody = isObject(doc) && isObject(doc.Envelope) ? doc.Envelope.Body : undefined;
-    if (!isObject(soapBody)) fail(`${payload.name} is not a SOAP envelope`);
-    if (isObject(soapBody.Fault)) fail(`SOAP fault: ${text(soapBody.Fault.faultstring)}`);
+    const soapBody = isRecord(doc) && isRecord(doc.Envelope) ? doc.Envelope.Body : undefined;
+    if (!isRecord(soapBody)) fail(`${payload.name} is not a SOAP envelope`);
+    if (isRecord(soapBody.Fault)) fail(`SOAP fault: ${text(soapBody.Fault.faultstring)}`);
     const response = soapBody['wsbcucotizaciones.ExecuteResponse'];
-    const out = isObject(response) ? response.Salida : undefined;
-    if (!isObject(out) || !isObject(out.respuestastatus)) fail(`${payload.name} has no Salida/respuestastatus`);
+    const out = isRecord(response) ? response.Salida : undefined;
+    if (!isRecord(out) || !isRecord(out.respuestastatus)) fail(`${payload.name} has no Salida/respuestastatus`);
     // status 1 is success; otherwise codigoerror and mensaje say why (no quote for the dates asked…).
     const status = out.respuestastatus;
     const says = `BCU says ${text(status.codigoerror)} ${text(status.mensaje)}`.trim();
     // A window of weekends and holidays only: no quote to send, which is an answer, not a fault.
     if (text(status.status) !== '1' && text(status.codigoerror) === NO_QUOTES) throw new NoPublication(CODE, says);
     if (text(status.status) !== '1') fail(says);
-    const rows = isObject(out.datoscotizaciones) ? out.datoscotizaciones['datoscotizaciones.dato'] : undefined;
+    const rows = isRecord(out.datoscotizaciones) ? out.datoscotizaciones['datoscotizaciones.dato'] : undefined;
     const observations: Observation[] = [];
     for (const row of Array.isArray(rows) ? rows : []) {
-      if (!isObject(row)) fail('dato is not an element');
+      if (!isRecord(row)) fail('dato is not an element');
       const date = text(row.Fecha);
       if (!ISO_DATE.test(date)) fail(`bad Fecha ${JSON.stringify(row.Fecha)}`);
       const moneda = text(row.Moneda);

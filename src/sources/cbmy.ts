@@ -2,7 +2,7 @@
 // answer the same JSON, {timestamp, rates: {CCY: "MMK per unit"}}. Six currencies are quoted per 100
 // units, which the payload never says (see HIDDEN_UNITS).
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson, toDmy, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson, toDmy, windowDays } from './read.js';
 
 const CODE = 'CBMY';
 const fail: (message: string) => never = failFor(CODE);
@@ -15,7 +15,6 @@ const YANGON_OFFSET_MS = 6.5 * 3_600_000;
 // api/latest and …/history/DD-MM-YYYY (live, under api/ or an overridden base), cbm-api-latest-….json (recorded).
 const NAME = /(^|[/-])(api[/-]latest|history\/\d{2}-\d{2}-\d{4})([/?.-]|$)/;
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 export const source: Source = {
   code: CODE,
@@ -38,7 +37,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc) || !isObject(doc.rates)) fail(`${payload.name} has no rates object`);
+    if (!isRecord(doc) || !isRecord(doc.rates)) fail(`${payload.name} has no rates object`);
     const seconds = typeof doc.timestamp === 'string' && /^\d{9,11}$/.test(doc.timestamp) ? Number(doc.timestamp) : NaN;
     if (Number.isNaN(seconds)) fail(`${payload.name} has a bad timestamp ${JSON.stringify(doc.timestamp)}`);
     const date = new Date(seconds * 1000 + YANGON_OFFSET_MS).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 // Central Bank of Nigeria official rates: GetAllExchangeRates answers the whole history (2001-12-10 on)
 // as [{currency (an English name), ratedate, buyingrate, centralrate, sellingrate}], NGN per 1 unit.
 import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson } from './read.js';
 
 const CODE = 'CBNI';
 const fail: (message: string) => never = failFor(CODE);
@@ -31,7 +31,6 @@ const NAMES: Record<string, string> = {
 const NOT_CURRENCIES = new Set(['WAUA']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 export const source: Source = {
   code: CODE,
@@ -57,7 +56,7 @@ export const source: Source = {
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
     const observations: Observation[] = [];
     for (const [i, row] of doc.entries()) {
-      if (!isObject(row)) fail(`record ${i} is not an object`);
+      if (!isRecord(row)) fail(`record ${i} is not an object`);
       const { currency, ratedate: date, centralrate } = row;
       const name = typeof currency === 'string' ? currency.trim().replace(/\s+/g, ' ').toUpperCase() : '';
       if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`record ${i} has a bad ratedate ${JSON.stringify(date)}`);

@@ -3,7 +3,7 @@
 // ExchangeRatesByDateRangeByISO (an ADO.NET diffgram of ExchangeRatesByRange rows with a RateDate).
 // AMD per `Amount` units (10 JPY, 100 IRR); the amount is kept as `unit`.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'CBRA';
 // The live endpoint (…/exchangerates.asmx) and recorded copies (exchangerates-asmx-….xml).
@@ -20,8 +20,7 @@ const xml = xmlParser({ isArray: (tag) => tag === 'ExchangeRate' || tag === 'Exc
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
-const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isNode) : []);
+const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 
 /** "2026-03-18T00:00:00" or "2026-03-02T00:00:00+04:00": the date as written, never shifted. */
 function day(raw: unknown): string {
@@ -38,26 +37,26 @@ function observation(date: string, row: Node): Observation | null {
 }
 
 function fromBody(body: Node): Observation[] {
-  if (isNode(body.Fault)) {
+  if (isRecord(body.Fault)) {
     const reason = body.Fault.faultstring;
-    fail(`SOAP fault: ${String(isNode(reason) ? reason['#text'] : (reason ?? 'no faultstring'))}`);
+    fail(`SOAP fault: ${String(isRecord(reason) ? reason['#text'] : (reason ?? 'no faultstring'))}`);
   }
   const range = body.ExchangeRatesByDateRangeByISOResponse;
-  if (isNode(range)) {
+  if (isRecord(range)) {
     const result = range.ExchangeRatesByDateRangeByISOResult;
-    if (!isNode(result) || !('diffgram' in result)) fail('ExchangeRatesByDateRangeByISO returned no diffgram');
+    if (!isRecord(result) || !('diffgram' in result)) fail('ExchangeRatesByDateRangeByISO returned no diffgram');
     // A window without rates (weekend, holiday) comes back as an empty diffgram, without DocumentElement.
-    const rows = isNode(result.diffgram) ? result.diffgram.DocumentElement : undefined;
-    if (!isNode(rows)) throw new NoPublication(CODE, 'the window holds no rates (empty diffgram)');
+    const rows = isRecord(result.diffgram) ? result.diffgram.DocumentElement : undefined;
+    if (!isRecord(rows)) throw new NoPublication(CODE, 'the window holds no rates (empty diffgram)');
     return list(rows.ExchangeRatesByRange).map((row) => observation(day(row.RateDate), row)).filter((o): o is Observation => o !== null);
   }
   for (const op of ['ExchangeRatesLatest', 'ExchangeRatesByDate']) {
     const response = body[`${op}Response`];
-    if (!isNode(response)) continue;
+    if (!isRecord(response)) continue;
     const result = response[`${op}Result`];
-    if (!isNode(result)) fail(`${op} returned no result`);
+    if (!isRecord(result)) fail(`${op} returned no result`);
     const date = day(result.CurrentDate);
-    const rates = isNode(result.Rates) ? list(result.Rates.ExchangeRate) : [];
+    const rates = isRecord(result.Rates) ? list(result.Rates.ExchangeRate) : [];
     return rates.map((row) => observation(date, row)).filter((o): o is Observation => o !== null);
   }
   fail('SOAP body holds no exchange-rate response');
@@ -86,8 +85,8 @@ export const source: Source = {
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
     // The error keeps the "malformed XML" wording this adapter has always used.
     const doc = parseXml(CODE, `malformed XML: ${payload.name}`, text, xml);
-    const body = isNode(doc.Envelope) ? doc.Envelope.Body : undefined;
-    if (!isNode(body)) fail('XML is not a SOAP envelope');
+    const body = isRecord(doc.Envelope) ? doc.Envelope.Body : undefined;
+    if (!isRecord(body)) fail('XML is not a SOAP envelope');
     const observations = fromBody(body);
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;

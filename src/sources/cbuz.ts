@@ -2,7 +2,7 @@
 // published digits survive). Set at 16:00 Tashkent time on business days and valid from the next
 // day; `Date` is that validity date, and one day is asked for at a time.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, fromDmy, isoCode, parseJson, unitOf, windowDays } from './read.js';
+import { decimalOf, failFor, fromDmy, isoCode, isRecord, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'CBUZ';
 const PATH = '/en/arkhiv-kursov-valyut/json/';
@@ -11,10 +11,9 @@ const NAME = /(^|\/)(arkhiv-kursov-valyut\/json\/|json-all-\d{4}-\d{2}-\d{2}\.js
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation {
-  if (!isObject(row)) fail('entry is not an object');
+  if (!isRecord(row)) fail('entry is not an object');
   // Date is DD.MM.YYYY.
   const date = typeof row.Date === 'string' ? fromDmy(row.Date) : undefined;
   if (date === undefined) fail(`bad Date ${JSON.stringify(row.Date)}`);

@@ -2,7 +2,7 @@
 // per 1 unit of each currency (one lower-case field per currency, JSON doubles with float noise).
 // Released with the bulletin, so a month's figures appear together early in the next month.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson, windowDays } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson, windowDays } from './read.js';
 
 const CODE = 'HKMA';
 const PATH = '/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily';
@@ -18,10 +18,9 @@ const NAME = /(^|\/)er-eeri-daily([?/-]|$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function record(row: unknown): Observation[] {
-  if (!isObject(row)) fail('record is not an object');
+  if (!isRecord(row)) fail('record is not an object');
   const { end_of_day: date, ...fields } = row;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad end_of_day ${JSON.stringify(date)}`);
   const out: Observation[] = [];
@@ -60,13 +59,13 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    const header = isObject(doc) ? doc.header : undefined;
+    const header = isRecord(doc) ? doc.header : undefined;
     // Errors come back as JSON with success false and an err_code/err_msg.
-    if (!isObject(header) || header.success !== true) {
-      fail(`${payload.name}: ${isObject(header) ? `${String(header.err_code)} ${String(header.err_msg)}` : 'no header'}`);
+    if (!isRecord(header) || header.success !== true) {
+      fail(`${payload.name}: ${isRecord(header) ? `${String(header.err_code)} ${String(header.err_msg)}` : 'no header'}`);
     }
-    const result = isObject(doc) ? doc.result : undefined;
-    const records = isObject(result) ? result.records : undefined;
+    const result = isRecord(doc) ? doc.result : undefined;
+    const records = isRecord(result) ? result.records : undefined;
     if (!Array.isArray(records)) fail(`${payload.name} has no result.records array`);
     const out = records.flatMap(record);
     // A well-formed answer with no figures: a window whose month the bulletin has not released yet, or

@@ -2,7 +2,7 @@
 // second XML document as escaped text, MNBExchangeRates/Day[@date]/Rate[@unit,@curr], with decimal
 // commas: the envelope is parsed, that text taken out and parsed again. HUF per `unit` (100 JPY).
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'MANE';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -19,8 +19,7 @@ const xml = xmlParser({ isArray: (tag) => tag === 'Day' || tag === 'Rate' });
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
-const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isNode) : []);
+const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 
 // Errors keep the "malformed <document>" wording this adapter has always used.
 const parseDocument = (text: string, what: string): Node => parseXml(CODE, `malformed ${what}`, text, xml);
@@ -28,16 +27,16 @@ const parseDocument = (text: string, what: string): Node => parseXml(CODE, `malf
 /** Which operation answered, and its escaped inner document. */
 function innerDocument(text: string): { op: string; document: string } {
   const envelope = parseDocument(text, 'SOAP envelope');
-  const body = isNode(envelope.Envelope) ? envelope.Envelope.Body : undefined;
-  if (!isNode(body)) fail('XML is not a SOAP envelope');
-  if (isNode(body.Fault)) {
+  const body = isRecord(envelope.Envelope) ? envelope.Envelope.Body : undefined;
+  if (!isRecord(body)) fail('XML is not a SOAP envelope');
+  if (isRecord(body.Fault)) {
     // faultstring carries an xml:lang attribute, so it may come back as a node with its text inside.
     const reason = body.Fault.faultstring;
-    fail(`SOAP fault: ${String(isNode(reason) ? reason['#text'] : (reason ?? 'no faultstring'))}`);
+    fail(`SOAP fault: ${String(isRecord(reason) ? reason['#text'] : (reason ?? 'no faultstring'))}`);
   }
   for (const op of OPERATIONS) {
     const response = body[`${op}Response`];
-    if (isNode(response)) {
+    if (isRecord(response)) {
       const result = response[`${op}Result`];
       if (typeof result !== 'string' || result.trim() === '') fail(`${op} returned no document`);
       return { op, document: result };
@@ -77,8 +76,8 @@ export const source: Source = {
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
     const { op, document } = innerDocument(text);
     const doc = parseDocument(document, 'inner MNBExchangeRates document');
-    if (!isNode(doc.MNBExchangeRates) && doc.MNBExchangeRates !== '') fail('inner document is not MNBExchangeRates');
-    const days = isNode(doc.MNBExchangeRates) ? list(doc.MNBExchangeRates.Day) : [];
+    if (!isRecord(doc.MNBExchangeRates) && doc.MNBExchangeRates !== '') fail('inner document is not MNBExchangeRates');
+    const days = isRecord(doc.MNBExchangeRates) ? list(doc.MNBExchangeRates.Day) : [];
     // A window without business days (weekend, holiday) comes back as an empty <MNBExchangeRates />;
     // the current rates (GetCurrentExchangeRates) are never empty, so there it is a fault.
     if (days.length === 0 && op === 'GetExchangeRates') throw new NoPublication(CODE, `${payload.name} holds no rates`);

@@ -1,7 +1,7 @@
 // National Bank of Ethiopia daily exchange rates from api.nbe.gov.et: one request per day, each row a
 // currency's buying, selling and weighted-average rate in birr per unit.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson, windowDays } from './read.js';
 
 const CODE = 'NBET';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -10,13 +10,12 @@ const NAME = /(^|\/)filter-exchange-rates([?-]|$)/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation {
-  if (!isObject(row)) fail('rate entry is not an object');
+  if (!isRecord(row)) fail('rate entry is not an object');
   const { date, currency, weighted_average: average } = row;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
-  const quote = isoCode(fail, isObject(currency) ? currency.code : undefined, `row of ${date}`);
+  const quote = isoCode(fail, isRecord(currency) ? currency.code : undefined, `row of ${date}`);
   // Since the birr was floated (July 2024) the weighted average of the banks' deals is the NBE's
   // reference rate; buying and selling are the spread around it and are not read.
   if (average === null || average === undefined) fail(`no ${quote} weighted average on ${date}`);
@@ -43,7 +42,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not a JSON object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     if (doc.success !== true) fail(`${payload.name} reports failure: ${JSON.stringify(doc.message ?? null)}`);
     if (!Array.isArray(doc.data)) fail(`${payload.name} has no data array`);
     // Only weekdays are asked for, one at a time, so a successful empty answer is taken as a weekday

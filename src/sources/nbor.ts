@@ -2,7 +2,7 @@
 // yearly files/xml/years/nbrfxrates{YYYY}.xml share one layout, DataSet/Body/Cube[@date]/Rate[@currency].
 // Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from './read.js';
 
 const CODE = 'NBOR';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -20,8 +20,7 @@ const xml = xmlParser({ isArray: (tag) => tag === 'Cube' || tag === 'Rate' });
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
-const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isNode) : []);
+const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 
 function rate(date: string, row: Node): Observation | null {
   const quote = isoCode(fail, row.currency, `currency on ${date}`);
@@ -31,8 +30,8 @@ function rate(date: string, row: Node): Observation | null {
 }
 
 function dataSet(doc: Node): Observation[] {
-  const body = isNode(doc.DataSet) ? doc.DataSet.Body : undefined;
-  if (!isNode(body)) fail('XML is not a BNR DataSet with a Body');
+  const body = isRecord(doc.DataSet) ? doc.DataSet.Body : undefined;
+  if (!isRecord(body)) fail('XML is not a BNR DataSet with a Body');
   if (body.OrigCurrency !== undefined && body.OrigCurrency !== 'RON') fail(`rates are against ${String(body.OrigCurrency)}, not RON`);
   const cubes = list(body.Cube);
   if (cubes.length === 0) fail('DataSet holds no dated Cube');

@@ -2,7 +2,7 @@
 // table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
 // tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson, windowDays } from './read.js';
 
 const CODE = 'NBPL';
 const TABLES = new Set(['A', 'B']);
@@ -26,16 +26,15 @@ const fail: (message: string) => never = failFor(CODE);
 // text (what cleanDecimal takes) is the published figure, less trailing zeros (3.6770 → 3.677).
 const readJson = (payload: Payload): unknown => parseJson(CODE, payload.name, payload.body.toString('utf8'));
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function parseTable(table: unknown): Observation[] {
-  if (!isObject(table)) fail('table is not an object');
+  if (!isRecord(table)) fail('table is not an object');
   const { table: letter, no, effectiveDate: date, rates } = table;
   if (typeof letter !== 'string' || !TABLES.has(letter)) fail(`table ${JSON.stringify(letter)} is not A or B`);
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`table ${String(no)} has bad effectiveDate ${JSON.stringify(date)}`);
   if (!Array.isArray(rates) || rates.length === 0) fail(`table ${String(no)} has no rates`);
   return rates.map((r: unknown): Observation => {
-    if (!isObject(r)) fail(`table ${String(no)} has a rate that is not an object`);
+    if (!isRecord(r)) fail(`table ${String(no)} has a rate that is not an object`);
     const quote = isoCode(fail, r.code, `table ${String(no)} code`);
     // Table C rows have bid and ask instead: say so rather than "not a number".
     if (r.mid === undefined || r.mid === null) fail(`table ${String(no)} has no mid for ${quote}`);

@@ -1,7 +1,7 @@
 // National Bank of the Republic of Belarus official rates from api.nbrb.by: the daily list of one date
 // (rates?ondate=…&periodicity=0) and one currency over a range (rates/dynamics/{Cur_ID}). BYN per Cur_Scale.
 import { type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJsonKeepingDigits, unitOf, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits, unitOf, windowDays } from './read.js';
 
 const CODE = 'NBRB';
 const API_DATE = /^(\d{4}-\d{2}-\d{2})T00:00:00$/;
@@ -22,10 +22,9 @@ const CUR_IDS: Readonly<Record<string, { quote: string; scale: number }>> = Obje
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation {
-  if (!isObject(row)) fail('rate entry is not an object');
+  if (!isRecord(row)) fail('rate entry is not an object');
   const { Cur_ID: id, Date: rawDate, Cur_Abbreviation: abbreviation, Cur_Scale: rawScale, Cur_OfficialRate: raw } = row;
   const date = typeof rawDate === 'string' ? API_DATE.exec(rawDate)?.[1] : undefined;
   if (date === undefined) fail(`bad Date ${JSON.stringify(rawDate)} for Cur_ID ${String(id)}`);

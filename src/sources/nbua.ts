@@ -1,7 +1,7 @@
 // National Bank of Ukraine official hryvnia rates: the exchange_site range API (rate per `units`,
 // one row per currency and calendar day) and the statdirectory list of one date (rate per 1 unit).
 import { type Observation, type Payload, type Source } from './types.js';
-import { decimalOf, failFor, fromDmy, isoCode, parseJsonKeepingDigits, unitOf } from './read.js';
+import { decimalOf, failFor, fromDmy, isoCode, isRecord, parseJsonKeepingDigits, unitOf } from './read.js';
 
 const CODE = 'NBUA';
 // NBU_Exchange/exchange_site?…&json and NBUStatService/v1/statdirectory/exchange?json (live), or
@@ -12,10 +12,9 @@ const METALS = new Set(['XAU', 'XAG', 'XPT', 'XPD']);
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation | undefined {
-  if (!isObject(row)) fail('rate entry is not an object');
+  if (!isRecord(row)) fail('rate entry is not an object');
   const { exchangedate } = row;
   // "01.03.2026", the day the rate is in force.
   const date = (typeof exchangedate === 'string' ? fromDmy(exchangedate) : undefined) ?? fail(`bad exchangedate ${JSON.stringify(exchangedate)}`);

@@ -2,7 +2,7 @@
 // each with buy and sell rates of 22 currencies, NPR per `currency.unit` units (10 JPY, 100 INR/KRW).
 import { Decimal } from '../money/decimal.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from './read.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJson, unitOf, windowDays } from './read.js';
 
 const CODE = 'NRBL';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -13,10 +13,9 @@ const PAGE_DAYS = 100;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function rate(date: string, entry: unknown): Observation {
-  if (!isObject(entry) || !isObject(entry.currency)) fail(`a rate of ${date} has no currency`);
+  if (!isRecord(entry) || !isRecord(entry.currency)) fail(`a rate of ${date} has no currency`);
   const quote = isoCode(fail, entry.currency.iso3, `rate of ${date}`);
   const where = `${quote} on ${date}`;
   const unit = unitOf(fail, entry.currency.unit, where);
@@ -28,7 +27,7 @@ function rate(date: string, entry: unknown): Observation {
 }
 
 function day(entry: unknown): Observation[] {
-  if (!isObject(entry)) fail('a day entry is not an object');
+  if (!isRecord(entry)) fail('a day entry is not an object');
   // `date` is the value date; `published_on` is 00:00 of that day, `modified_on` the afternoon before.
   const { date, rates } = entry;
   if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
@@ -57,12 +56,12 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
-    if (!isObject(doc)) fail(`${payload.name} is not an object`);
+    if (!isRecord(doc)) fail(`${payload.name} is not an object`);
     // A refused query is JSON too, with status.code and errors.validation set.
-    const status = isObject(doc.status) ? doc.status.code : undefined;
+    const status = isRecord(doc.status) ? doc.status.code : undefined;
     if (status !== 200) fail(`${payload.name} has status ${JSON.stringify(status)}`);
-    if (isObject(doc.errors) && doc.errors.validation) fail(`${payload.name} reports ${JSON.stringify(doc.errors.validation)}`);
-    const days = isObject(doc.data) ? doc.data.payload : undefined;
+    if (isRecord(doc.errors) && doc.errors.validation) fail(`${payload.name} reports ${JSON.stringify(doc.errors.validation)}`);
+    const days = isRecord(doc.data) ? doc.data.payload : undefined;
     if (!Array.isArray(days)) fail(`${payload.name} has no data.payload array`);
     // NRB publishes every calendar day, weekends included: an empty answer is never "no publication".
     if (days.length === 0) fail(`${payload.name} holds no rates`);

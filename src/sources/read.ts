@@ -13,6 +13,9 @@ export function failFor(code: string): Fail {
   };
 }
 
+/** A JSON or XML object node (not null, not an array). */
+export const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
 /** JSON.parse, with a syntax error (an HTML page, a cut-off body) reported as a ParseError. */
 export function parseJson(code: string, what: string, text: string): unknown {
   try {

@@ -1,7 +1,7 @@
 // Sveriges Riksbank daily mid rates from the SWEA API, group 130 ("currencies against SEK"): a JSON
 // array of {seriesId, date, value}, series SEK{CCY}PMI, each SEK per 1 unit (JPY 0.05885, IDR 0.00055).
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, parseJson } from './read.js';
+import { decimalOf, failFor, isRecord, parseJson } from './read.js';
 
 const CODE = 'RIKS';
 const PATH = '/swea/v1/Observations';
@@ -15,10 +15,9 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function observation(row: unknown): Observation | undefined {
-  if (!isObject(row)) fail('observation is not an object');
+  if (!isRecord(row)) fail('observation is not an object');
   const { seriesId, date, value } = row;
   if (seriesId === SELF) return undefined;
   const quote = typeof seriesId === 'string' ? SERIES.exec(seriesId)?.[1] : undefined;

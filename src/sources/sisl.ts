@@ -2,7 +2,7 @@
 // rates of 10 currencies and the SDR) and group 7 (indicative mid rates of the others), ISK per 1 unit.
 // The XML names currencies only in Icelandic, so each time series is read through its stable ID.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, parseXml, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, isRecord, parseXml, xmlParser } from './read.js';
 
 const CODE = 'SISL';
 const PATH = '/xmltimeseries/Default.aspx';
@@ -37,20 +37,19 @@ const xml = xmlParser({ isArray: (tag) => tag === 'TimeSeries' || tag === 'Entry
 const fail: (message: string) => never = failFor(CODE);
 
 type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
 const text = (x: unknown): string => (typeof x === 'string' ? x : '');
 
 function seriesObservations(series: Node): Observation[] {
   const id = text(series.ID);
   const description = text(series.Description);
   // An empty <TimeSeriesData /> (a retired currency, or no business day in the window) is a string.
-  const entries = isNode(series.TimeSeriesData) && Array.isArray(series.TimeSeriesData.Entry) ? series.TimeSeriesData.Entry : [];
+  const entries = isRecord(series.TimeSeriesData) && Array.isArray(series.TimeSeriesData.Entry) ? series.TimeSeriesData.Entry : [];
   if (entries.length === 0 || BUY_SELL.test(description)) return [];
   const quote = SEDLABANKI_SERIES.get(id);
   // An unmapped series with figures is a currency we cannot name: stop rather than guess.
   if (quote === undefined || !MID.test(description)) fail(`series ${JSON.stringify(id)} (${JSON.stringify(text(series.Name))}) is not a known mid rate`);
   return entries.map((entry: unknown): Observation => {
-    const raw = isNode(entry) ? entry : {};
+    const raw = isRecord(entry) ? entry : {};
     const m = DATE.exec(text(raw.Date));
     if (!m) fail(`${quote} has bad date ${JSON.stringify(raw.Date)}`);
     const date = `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
@@ -77,8 +76,8 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const group = parseXml(CODE, payload.name, decodeText(payload.body), xml).Group;
-    if (!isNode(group) || !GROUPS.includes(text(group.ID))) fail(`${payload.name} is not time-series group 9 or 7`);
-    const series = Array.isArray(group.TimeSeries) ? group.TimeSeries.filter(isNode) : [];
+    if (!isRecord(group) || !GROUPS.includes(text(group.ID))) fail(`${payload.name} is not time-series group 9 or 7`);
+    const series = Array.isArray(group.TimeSeries) ? group.TimeSeries.filter(isRecord) : [];
     const out = series.flatMap(seriesObservations);
     // Series listed but every one empty: no rate was set in the window (a holiday span), a valid
     // answer. A group without any series is not that answer.

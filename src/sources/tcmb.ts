@@ -3,7 +3,7 @@
 // YYYYMM/DDMMYYYY.xml archive, ISO-8859-9 in older copies). TRY per `unit` (100 JPY).
 import { cleanDecimal, Decimal } from '../money/decimal.js';
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseJson, parseXml, toDmy, unitOf, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy, isoCode, isRecord, parseJson, parseXml, toDmy, unitOf, xmlParser } from './read.js';
 
 const CODE = 'TCMB';
 // EVDS series URLs and recorded evds-TP.DK-….json; kurlar/today.xml, kurlar/YYYYMM/DDMMYYYY.xml and
@@ -19,8 +19,6 @@ const xml = xmlParser({ isArray: (tag) => tag === 'Currency' });
 
 const fail: (message: string) => never = failFor(CODE);
 
-type Node = Record<string, unknown>;
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
  * TCMB has no published mid, but defines one: it averages interbank quotes into a "mid-rate" and sets
@@ -42,10 +40,10 @@ const dayOf = (raw: unknown, what: string): string => (typeof raw === 'string' ?
 
 function parseEvds(text: string, name: string): Observation[] {
   const doc = parseJson(CODE, name, text);
-  const items = isNode(doc) ? doc.items : undefined;
+  const items = isRecord(doc) ? doc.items : undefined;
   if (!Array.isArray(items)) fail('EVDS answer has no items array');
   const observations = items.flatMap((item: unknown) => {
-    if (!isNode(item)) fail('EVDS item is not an object');
+    if (!isRecord(item)) fail('EVDS item is not an object');
     const date = dayOf(item.Tarih, 'EVDS Tarih');
     return Object.keys(item).flatMap((key) => {
       const quote = /^TP_DK_([A-Z]{3})_A_YTL$/.exec(key)?.[1];
@@ -64,11 +62,11 @@ function parseBulletin(body: Buffer, name: string): Observation[] {
   // but a wrong decoding would still corrupt them, so the declaration is honoured.
   // The label keeps "malformed XML" in the message, the wording this feed's errors have always had.
   const root = parseXml(CODE, `${name} (malformed XML)`, decodeText(body), xml).Tarih_Date;
-  if (!isNode(root)) fail('XML is not a Tarih_Date bulletin');
+  if (!isRecord(root)) fail('XML is not a Tarih_Date bulletin');
   // Tarih is DD.MM.YYYY; the English Date attribute (MM/DD/YYYY) must agree with it.
   const date = dayOf(root.Tarih, 'Tarih');
   if (root.Date !== undefined && root.Date !== `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`) fail(`Tarih ${String(root.Tarih)} and Date ${String(root.Date)} disagree`);
-  const currencies = Array.isArray(root.Currency) ? root.Currency.filter(isNode) : [];
+  const currencies = Array.isArray(root.Currency) ? root.Currency.filter(isRecord) : [];
   if (currencies.length === 0) fail(`no currencies on ${date}`);
   return currencies.flatMap((c) => {
     const quote = isoCode(fail, c.CurrencyCode ?? c.Kod, `currency on ${date}`);
