@@ -18,6 +18,8 @@ export interface AccountTable {
   /** ISO 8601 UTC, null for no expiry. */
   expires_at: string | null;
   created_at: string;
+  /** `YYYY-MM` of the last monthly refill (0004); null: never refilled. */
+  refilled_period?: string | null;
 }
 
 export interface ApiKeyTable {
@@ -66,6 +68,21 @@ export interface SourceHealthTable {
   rejections: Generated<number>;
 }
 
+export interface UsageDailyTable {
+  account_id: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  requests: number;
+  points: number;
+}
+
+export interface RequestWindowTable {
+  account_id: string;
+  /** Start of the current one-minute window, epoch milliseconds. */
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
@@ -73,4 +90,6 @@ export interface Database {
   snapshots: SnapshotTable;
   observations: ObservationTable;
   source_health: SourceHealthTable;
+  usage_daily: UsageDailyTable;
+  request_windows: RequestWindowTable;
 }

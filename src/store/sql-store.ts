@@ -6,7 +6,7 @@ import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store,
+  Account, AccountPatch, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
 } from './store.js';
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit with 9 columns. */
@@ -20,7 +20,7 @@ const toPlan = (r: Selectable<PlanTable>): Plan => ({
   endpoints: JSON.parse(r.endpoints) as EndpointId[],
 });
 
-const toAccount = (r: Selectable<AccountTable>): Account => ({
+const toAccount = (r: Omit<Selectable<AccountTable>, 'refilled_period'>): Account => ({
   id: r.id,
   planId: r.plan_id,
   // PostgreSQL returns bigint as text.
@@ -275,5 +275,65 @@ export class SqlStore implements Store {
       for (const r of rows) out.push(toObservation(r));
     }
     return out;
+  }
+
+  // Usage, request limits and the monthly refill (issue 6).
+
+  async addUsage(batch: UsageDay[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < batch.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('usage_daily')
+          .values(batch.slice(i, i + INSERT_CHUNK).map((u) => ({ account_id: u.accountId, day: u.day, requests: u.requests, points: u.points })))
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({
+              requests: eb('usage_daily.requests', '+', eb.ref('excluded.requests')),
+              points: eb('usage_daily.points', '+', eb.ref('excluded.points')),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async usageDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    const rows = await this.db
+      .selectFrom('usage_daily')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .execute();
+    return rows.map((r) => ({ accountId: r.account_id, day: r.day, requests: Number(r.requests), points: Number(r.points) }));
+  }
+
+  async hitRequestWindow(accountId: string, windowStart: number): Promise<number> {
+    // One upsert per request: atomic on both engines, so concurrent instances never lose a count.
+    // An instance whose clock lags (an older window) counts into the newer window rather than resetting it.
+    const r = await this.db
+      .insertInto('request_windows')
+      .values({ account_id: accountId, window_start: windowStart, count: 1 })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          count: sql`case when excluded.window_start > request_windows.window_start then 1 else request_windows.count + 1 end`,
+          window_start: sql`case when excluded.window_start > request_windows.window_start then excluded.window_start else request_windows.window_start end`,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(r.count);
+  }
+
+  async refill(period: string, periodStart: string): Promise<number> {
+    const allowance = sql<number>`(select monthly_points from plans where plans.id = accounts.plan_id)`;
+    const r = await this.db
+      .updateTable('accounts')
+      .set({ points: sql`case when points < ${allowance} then ${allowance} else points end`, refilled_period: period })
+      .where((eb) => eb.or([eb('refilled_period', 'is', null), eb('refilled_period', '<', period)]))
+      .where('created_at', '<', periodStart)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
   }
 }

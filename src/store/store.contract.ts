@@ -117,5 +117,56 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       const dates = (await store.recentObservations(45)).map((r) => `${r.source} ${r.date}`).sort();
       assert.deepEqual(dates, ['AAAA 2020-03-01', 'AAAA 2020-03-20', 'BBBB 2026-04-13']);
     }));
+
+    // Usage, request limits and the monthly refill (issue 6).
+    test('usage: batches add up per account and day, all or nothing', withStore(async (store) => {
+      await store.addUsage([]);
+      await store.addUsage([
+        { accountId: 'acc_1', day: '2026-04-13', requests: 3, points: 2 },
+        { accountId: 'acc_1', day: '2026-04-14', requests: 5, points: 5 },
+        { accountId: 'acc_2', day: '2026-04-14', requests: 1, points: 0 },
+      ]);
+      await store.addUsage([{ accountId: 'acc_1', day: '2026-04-14', requests: 2, points: 1 }]);
+      assert.deepEqual(await store.usageDays('acc_1', '2026-04-01', '2026-04-30'), [
+        { accountId: 'acc_1', day: '2026-04-13', requests: 3, points: 2 },
+        { accountId: 'acc_1', day: '2026-04-14', requests: 7, points: 6 },
+      ]);
+      assert.deepEqual((await store.usageDays('acc_1', '2026-04-14', '2026-04-14')).map((u) => u.requests), [7]);
+      assert.deepEqual(await store.usageDays('acc_3', '2026-04-01', '2026-04-30'), []);
+      // A batch with a bad row (NULL day) fails whole: the good row before it is not kept.
+      await assert.rejects(store.addUsage([
+        { accountId: 'acc_2', day: '2026-04-15', requests: 1, points: 1 },
+        { accountId: 'acc_2', day: null as unknown as string, requests: 1, points: 1 },
+      ]));
+      assert.deepEqual(await store.usageDays('acc_2', '2026-04-15', '2026-04-15'), []);
+    }));
+
+    test('request windows: concurrent hits count exactly; a newer window restarts, an older one does not', withStore(async (store) => {
+      const w = Date.parse('2026-04-14T12:00:00Z');
+      const counts = await Promise.all(Array.from({ length: 30 }, () => store.hitRequestWindow('acc_1', w)));
+      assert.deepEqual(counts.sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
+      assert.equal(await store.hitRequestWindow('acc_2', w), 1);
+      assert.equal(await store.hitRequestWindow('acc_1', w - 60_000), 31);
+      assert.equal(await store.hitRequestWindow('acc_1', w + 60_000), 1);
+      assert.equal(await store.hitRequestWindow('acc_1', w + 60_000), 2);
+    }));
+
+    test('refill raises to the allowance once per period, never lowers, skips new accounts', withStore(async (store) => {
+      const before = '2026-03-20T00:00:00.000Z';
+      await store.createAccount({ id: 'acc_low', planId: 'starter', points: 10, expiresAt: null, createdAt: before });
+      await store.createAccount({ id: 'acc_high', planId: 'starter', points: 5_000, expiresAt: null, createdAt: before });
+      await store.createAccount({ id: 'acc_new', planId: 'professional', points: 7, expiresAt: null, createdAt: '2026-04-02T00:00:00.000Z' });
+      const points = async () => Object.fromEntries((await store.listAccounts()).map((a) => [a.id, a.points]));
+      assert.equal(await store.refill('2026-04', '2026-04-01T00:00:00.000Z'), 2);
+      assert.deepEqual(await points(), { acc_low: 1_000, acc_high: 5_000, acc_new: 7 });
+      await store.charge('acc_low', 100);
+      // A crash and rerun (or a second instance) in the same period grants nothing.
+      assert.equal(await store.refill('2026-04', '2026-04-01T00:00:00.000Z'), 0);
+      assert.deepEqual(await store.refill('2026-03', '2026-03-01T00:00:00.000Z'), 0);
+      assert.deepEqual(await points(), { acc_low: 900, acc_high: 5_000, acc_new: 7 });
+      const [a, b] = await Promise.all([store.refill('2026-05', '2026-05-01T00:00:00.000Z'), store.refill('2026-05', '2026-05-01T00:00:00.000Z')]);
+      assert.equal(a + b, 3);
+      assert.deepEqual(await points(), { acc_low: 1_000, acc_high: 5_000, acc_new: 100_000 });
+    }));
   });
 }

@@ -90,6 +90,14 @@ export interface AccountPatch {
   expiresAt?: string | null;
 }
 
+/** Requests and points of one account on one UTC day (YYYY-MM-DD). */
+export interface UsageDay {
+  accountId: string;
+  day: string;
+  requests: number;
+  points: number;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   migrate(): Promise<void>;
@@ -129,4 +137,21 @@ export interface Store {
 
   /** Every source's observations from `days` calendar days before its own newest date onward. */
   recentObservations(days: number): Promise<ObservationRow[]>;
+
+  // Usage, request limits and the monthly refill (issue 6).
+  /** Adds a batch of usage counts, all or nothing. */
+  addUsage(batch: UsageDay[]): Promise<void>;
+  /** An account's usage rows for days from `fromDay` to `toDay` inclusive, by day. */
+  usageDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
+  /**
+   * Counts one request in the account's one-minute window starting at `windowStart` (epoch ms) and
+   * returns the count so far, this request included; a newer window restarts the count.
+   */
+  hitRequestWindow(accountId: string, windowStart: number): Promise<number>;
+  /**
+   * D12: raises the balance of every account created before `periodStart` (ISO) and not yet refilled
+   * for `period` (YYYY-MM) to its plan's allowance, never lowering it, and records the period in the
+   * same statement. Returns how many accounts it refilled; a rerun returns 0.
+   */
+  refill(period: string, periodStart: string): Promise<number>;
 }
