@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { MinuteLimiter } from '../access/rate-limit.js';
+import { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
@@ -12,6 +13,7 @@ import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
+import { usageRoutes } from './routes/usage.js';
 
 export interface AppDeps {
   store: Store;
@@ -33,7 +35,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/v1\/rates\/convert\/?$/, methods: ['POST'] },
   { pattern: /^\/v1\/rate\/[^/]+\/[^/]+(\/sources)?\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
-  { pattern: /^\/v1\/(banks|currencies)\/?$/, methods: ['GET'] },
+  { pattern: /^\/v1\/(banks|currencies|usage)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
 ];
 
@@ -79,8 +81,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   );
 
   const limiter = new MinuteLimiter();
+  // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
+  const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
+  usage.start();
+  app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(deps.store, limiter, deps.now));
+    v1.addHook('onResponse', async (request) => {
+      if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
+    });
+    usageRoutes(v1, deps, usage);
     rateRoutes(v1, deps);
     bankRoutes(v1, deps);
     provenanceRoutes(v1, deps);

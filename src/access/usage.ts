@@ -1,0 +1,107 @@
+// Requests and points per account and UTC day, for GET /v1/usage, `kurs usage` and the admin API.
+// Counting adds no database write per request: counts gather in memory per (account, day) and are
+// written in one batch every second and on shutdown, so a crash loses at most the last interval's
+// counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
+import { utcStamp } from '../blend/freshness.js';
+import type { Account, Plan, Store, UsageDay } from '../store/store.js';
+
+export const USAGE_FLUSH_MS = 1_000;
+
+export class UsageRecorder {
+  private pending = new Map<string, UsageDay>();
+  private lock: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly onFlushError: (err: unknown) => void,
+  ) {}
+
+  /** One request by a valid key; `points` is what it was charged (0 unless 2xx). */
+  record(accountId: string, at: Date, points: number): void {
+    this.add({ accountId, day: at.toISOString().slice(0, 10), requests: 1, points });
+  }
+
+  private add(u: UsageDay): void {
+    const row = this.pending.get(`${u.accountId} ${u.day}`);
+    if (row) {
+      row.requests += u.requests;
+      row.points += u.points;
+    } else {
+      this.pending.set(`${u.accountId} ${u.day}`, { ...u });
+    }
+  }
+
+  start(intervalMs = USAGE_FLUSH_MS): void {
+    this.timer = setInterval(() => this.flush().catch(this.onFlushError), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is left. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Writes the pending counts in one transaction; on failure they go back to be retried. */
+  flush(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.pending.size === 0) return;
+      const batch = [...this.pending.values()];
+      this.pending = new Map();
+      try {
+        await this.store.addUsage(batch);
+      } catch (err) {
+        for (const u of batch) this.add(u);
+        throw err;
+      }
+    });
+  }
+
+  /** Stored rows plus this instance's unwritten counts; a read never overlaps a flush, so nothing counts twice. */
+  days(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    return this.exclusive(async () => {
+      const stored = await this.store.usageDays(accountId, fromDay, toDay);
+      const unwritten = [...this.pending.values()].filter((u) => u.accountId === accountId && u.day >= fromDay && u.day <= toDay);
+      return [...stored, ...unwritten];
+    });
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+}
+
+export interface UsageReport {
+  account_id: string;
+  plan: string;
+  points: number;
+  /** D7 `YYYY-MM-DD HH:MM:SS` UTC; null: no expiry. */
+  expires_at: string | null;
+  monthly_points: number;
+  requests_per_minute: number | null;
+  today: { date: string; requests: number; points: number };
+  month: { month: string; requests: number; points: number };
+}
+
+type DaysReader = (accountId: string, fromDay: string, toDay: string) => Promise<UsageDay[]>;
+
+/** An account's plan, balance, expiry and usage today and this calendar month (UTC). */
+export async function usageReport(read: DaysReader, account: Account, plan: Plan, now: Date): Promise<UsageReport> {
+  const today = now.toISOString().slice(0, 10);
+  const month = today.slice(0, 7);
+  const rows = await read(account.id, `${month}-01`, today);
+  const sum = (list: UsageDay[]) => list.reduce((t, u) => ({ requests: t.requests + u.requests, points: t.points + u.points }), { requests: 0, points: 0 });
+  return {
+    account_id: account.id,
+    plan: plan.id,
+    points: account.points,
+    expires_at: account.expiresAt === null ? null : utcStamp(new Date(account.expiresAt)),
+    monthly_points: plan.monthlyPoints,
+    requests_per_minute: plan.requestsPerMinute,
+    today: { date: today, ...sum(rows.filter((u) => u.day === today)) },
+    month: { month, ...sum(rows) },
+  };
+}
