@@ -1,23 +1,63 @@
-// Per-account request limit per plan (D12): a fixed one-minute window, in process memory.
-// Good for one instance; a limit shared across instances comes with the PostgreSQL work.
+// Per-account request limit per plan (D12): a fixed one-minute window. One instance (SQLite) counts
+// in process memory; on PostgreSQL every instance counts in one shared row per account, so the limit
+// holds however many instances serve the account. Only plans with a limit ever reach a limiter.
+import type { Store } from '../store/store.js';
 
-export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+const MINUTE_MS = 60_000;
 
-export class MinuteLimiter {
+export interface LimitDecision {
+  ok: boolean;
+  limit: number;
+  /** Requests left in this window after this one. */
+  remaining: number;
+  /** Seconds until the window resets (at least 1): `Retry-After` on a 429. */
+  resetSeconds: number;
+}
+
+export interface RequestLimiter {
+  check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision>;
+}
+
+const windowOf = (nowMs: number) => Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
+
+/** `used` counts this request. */
+function decide(limit: number, used: number, nowMs: number): LimitDecision {
+  const resetSeconds = Math.max(1, Math.ceil((windowOf(nowMs) + MINUTE_MS - nowMs) / 1000));
+  return { ok: used <= limit, limit, remaining: Math.max(0, limit - used), resetSeconds };
+}
+
+export class MinuteLimiter implements RequestLimiter {
   private windowStart = 0;
   private counts = new Map<string, number>();
 
-  check(accountId: string, limit: number | null, nowMs: number): LimitDecision {
-    if (limit === null) return { ok: true };
-    const window = Math.floor(nowMs / 60_000) * 60_000;
+  async check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision> {
+    const window = windowOf(nowMs);
     if (window !== this.windowStart) {
       // A new minute: forget every account's count at once, so the map never grows without bound.
       this.windowStart = window;
       this.counts = new Map();
     }
-    const used = this.counts.get(accountId) ?? 0;
-    if (used >= limit) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window + 60_000 - nowMs) / 1000)) };
-    this.counts.set(accountId, used + 1);
-    return { ok: true };
+    const used = (this.counts.get(accountId) ?? 0) + 1;
+    if (used <= limit) this.counts.set(accountId, used);
+    return decide(limit, used, nowMs);
   }
+}
+
+/** One atomic upsert per limited request (store.hitRequestWindow): exact across instances. */
+export class SharedMinuteLimiter implements RequestLimiter {
+  constructor(private readonly store: Store) {}
+
+  async check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision> {
+    return decide(limit, await this.store.hitRequestWindow(accountId, windowOf(nowMs)), nowMs);
+  }
+}
+
+export const limiterFor = (store: Store): RequestLimiter => (store.dialect === 'postgres' ? new SharedMinuteLimiter(store) : new MinuteLimiter());
+
+/**
+ * The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-11, structured fields): the policy
+ * (quota q per window w seconds) and the current state (r remaining, t seconds to reset).
+ */
+export function rateLimitHeaders(d: LimitDecision): Record<string, string> {
+  return { 'ratelimit-policy': `"minute";q=${d.limit};w=60`, ratelimit: `"minute";r=${d.remaining};t=${d.resetSeconds}` };
 }

@@ -1,7 +1,7 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { MinuteLimiter } from '../access/rate-limit.js';
+import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
 import type { Market } from '../rates/market.js';
@@ -80,7 +80,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
   );
 
-  const limiter = new MinuteLimiter();
+  const limiter = limiterFor(deps.store);
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();

@@ -2,7 +2,7 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
-import type { MinuteLimiter } from '../access/rate-limit.js';
+import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup, Store } from '../store/store.js';
 import { ApiError } from './errors.js';
@@ -28,8 +28,8 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-export function authenticate(store: Store, limiter: MinuteLimiter, now: () => Date) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+export function authenticate(store: Store, limiter: RequestLimiter, now: () => Date) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const key = presentedKey(request);
     if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
     // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
@@ -45,11 +45,13 @@ export function authenticate(store: Store, limiter: MinuteLimiter, now: () => Da
     if (endpoint && !found.plan.endpoints.includes(endpoint)) {
       throw new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
     }
-    const limit = limiter.check(found.account.id, found.plan.requestsPerMinute, at.getTime());
+    const perMinute = found.plan.requestsPerMinute;
+    if (perMinute === null) return;
+    const limit = await limiter.check(found.account.id, perMinute, at.getTime());
+    const headers = rateLimitHeaders(limit);
+    reply.headers(headers);
     if (!limit.ok) {
-      throw new ApiError('rate_limited', `request limit of ${found.plan.requestsPerMinute} per minute reached`, undefined, {
-        'retry-after': String(limit.retryAfterSeconds),
-      });
+      throw new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) });
     }
   };
 }
