@@ -2,6 +2,7 @@
 // data that other processes (`kurs ingest`) store while we run.
 import { readFile } from 'node:fs/promises';
 import { createKey } from './access/accounts.js';
+import { msToNextMonth, refillAccounts } from './access/refill.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './ingest/scheduler.js';
@@ -15,6 +16,8 @@ export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
 /** How often a server looks for snapshots stored by another process. */
 const DATA_POLL_MS = 2_000;
 const DAY_MS = 86_400_000;
+/** The month-boundary timer re-arms at least this often (setTimeout cannot wait a whole month). */
+const REFILL_RECHECK_MS = 6 * 3_600_000;
 export const BOOTSTRAP_POINTS = 1_000;
 
 export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
@@ -34,6 +37,14 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   if (config.bootstrapKey && !(await store.hasAccounts())) {
     bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS }, now())).key;
   }
+
+  // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.
+  const refill = () =>
+    refillAccounts(store, now()).then(
+      (r) => app.log.info(r, 'monthly refill'),
+      (err) => app.log.error({ err }, 'monthly refill failed'),
+    );
+  await refill();
 
   const address = await app.listen({ host: config.host, port: config.port });
   const url = new URL(address);
@@ -66,6 +77,13 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   };
   atMidnight();
 
+  let monthly: NodeJS.Timeout;
+  const atMonthStart = () => {
+    monthly = setTimeout(() => void refill().then(atMonthStart), Math.min(msToNextMonth(now()) + 1_000, REFILL_RECHECK_MS));
+    monthly.unref();
+  };
+  atMonthStart();
+
   const scheduler = config.ingest
     ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log })
     : undefined;
@@ -74,6 +92,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   return async () => {
     clearInterval(poll);
     clearTimeout(midnight);
+    clearTimeout(monthly);
     await app.close();
     await scheduler?.stop();
     await store.close();

@@ -1,5 +1,5 @@
 // Account and key operations shared by the CLI, the first-start bootstrap and (later) the admin API.
-import type { Store } from '../store/store.js';
+import type { Account, AccountPatch, Store } from '../store/store.js';
 import { displayPrefix, generateKey, hashKey, newAccountId, newKeyId } from './keys.js';
 
 export interface CreatedKey {
@@ -40,6 +40,14 @@ export async function createKey(store: Store, opts: CreateKeyOptions, now: Date)
   const keyId = newKeyId();
   await store.createKey({ id: keyId, accountId: account.id, hash: hashKey(key), prefix: displayPrefix(key), createdAt, revokedAt: null });
   return { key, key_id: keyId, account_id: account.id, plan: account.planId, points: account.points, expires_at: account.expiresAt };
+}
+
+/** Changes an account's plan or expiry; an unknown plan or account is an AccessError. */
+export async function updateAccount(store: Store, id: string, patch: AccountPatch): Promise<Account> {
+  if (patch.planId !== undefined && !(await store.getPlan(patch.planId))) throw new AccessError(`no plan ${patch.planId}; see \`kurs plans list\``);
+  const updated = await store.updateAccount(id, patch);
+  if (!updated) throw new AccessError(`no account ${id}`);
+  return updated;
 }
 
 /**

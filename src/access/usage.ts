@@ -4,6 +4,7 @@
 // counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
 import { utcStamp } from '../blend/freshness.js';
 import type { Account, Plan, Store, UsageDay } from '../store/store.js';
+import { AccessError } from './accounts.js';
 
 export const USAGE_FLUSH_MS = 1_000;
 
@@ -86,7 +87,7 @@ export interface UsageReport {
   month: { month: string; requests: number; points: number };
 }
 
-type DaysReader = (accountId: string, fromDay: string, toDay: string) => Promise<UsageDay[]>;
+export type DaysReader = (accountId: string, fromDay: string, toDay: string) => Promise<UsageDay[]>;
 
 /** An account's plan, balance, expiry and usage today and this calendar month (UTC). */
 export async function usageReport(read: DaysReader, account: Account, plan: Plan, now: Date): Promise<UsageReport> {
@@ -104,4 +105,11 @@ export async function usageReport(read: DaysReader, account: Account, plan: Plan
     today: { date: today, ...sum(rows.filter((u) => u.day === today)) },
     month: { month, ...sum(rows) },
   };
+}
+
+/** The report for an account id; an unknown account is an AccessError. */
+export async function accountUsage(store: Store, read: DaysReader, accountId: string, now: Date): Promise<UsageReport> {
+  const account = await store.getAccount(accountId);
+  if (!account) throw new AccessError(`no account ${accountId}`);
+  return usageReport(read, account, (await store.getPlan(account.planId))!, now);
 }

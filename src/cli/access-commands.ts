@@ -1,6 +1,8 @@
 // `kurs keys …`, `kurs accounts …`, `kurs plans list`: the operator's account work (DESIGN contracts).
 import type { Command } from 'commander';
-import { AccessError, createKey, parseExpiry } from '../access/accounts.js';
+import { AccessError, createKey, parseExpiry, updateAccount } from '../access/accounts.js';
+import { refillAccounts } from '../access/refill.js';
+import { accountUsage } from '../access/usage.js';
 import type { Account } from '../store/store.js';
 import { CliError, print, printJson, table, wholeNumber, withRuntime } from './util.js';
 
@@ -9,6 +11,10 @@ function expiry(text: string): string {
   if (!iso) throw new CliError(`--expires must be a date (2026-12-31) or date-time (2026-12-31T18:00:00Z), got ${JSON.stringify(text)}`);
   return iso;
 }
+
+const cliAccessError = (err: unknown): never => {
+  throw err instanceof AccessError ? new CliError(err.message) : err;
+};
 
 const accountJson = (a: Account) => ({ account_id: a.id, plan: a.planId, points: a.points, expires_at: a.expiresAt, created_at: a.createdAt });
 
@@ -24,9 +30,7 @@ export function accessCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { plan: string; points?: number; expires?: string; account?: string; json?: boolean }) => {
       const created = await withRuntime(({ store }) =>
-        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account }, new Date()).catch((err) => {
-          throw err instanceof AccessError ? new CliError(err.message) : err;
-        }),
+        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account }, new Date()).catch(cliAccessError),
       );
       if (o.json) return printJson(created);
       print(`key ${created.key}\n(shown only now; Kurs stores only its hash)\nkey_id ${created.key_id}  account ${created.account_id}  plan ${created.plan}  points ${created.points}  expires ${created.expires_at ?? 'never'}`);
@@ -87,12 +91,28 @@ export function accessCommands(program: Command): void {
     .option('--no-expiry', 'remove the expiry')
     .action(async (id: string, o: { plan?: string; expires?: string; expiry: boolean }) => {
       if (o.expires !== undefined && !o.expiry) throw new CliError('give either --expires or --no-expiry, not both');
-      const updated = await withRuntime(async ({ store }) => {
-        if (o.plan !== undefined && !(await store.getPlan(o.plan))) throw new CliError(`no plan ${o.plan}; see \`kurs plans list\``);
-        return store.updateAccount(id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null });
-      });
-      if (!updated) throw new CliError(`no account ${id}`);
+      const updated = await withRuntime(({ store }) => updateAccount(store, id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null }).catch(cliAccessError));
       print(`account ${id}: plan ${updated.planId}, expires ${updated.expiresAt ?? 'never'}`);
+    });
+  accounts
+    .command('refill')
+    .description("the monthly allowance: raise every account below its plan's allowance to it, once per month (UTC)")
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const result = await withRuntime(({ store }) => refillAccounts(store, new Date()));
+      if (o.json) return printJson(result);
+      print(`refilled ${result.refilled} account(s) for ${result.period}${result.refilled === 0 ? ' (nothing left to refill this month)' : ''}`);
+    });
+
+  program
+    .command('usage <account_id>')
+    .description("an account's plan, balance, expiry and requests and points used today and this month (UTC)")
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const u = await withRuntime(({ store }) => accountUsage(store, (...a) => store.usageDays(...a), id, new Date()).catch(cliAccessError));
+      if (o.json) return printJson(u);
+      print(`account ${u.account_id}  plan ${u.plan}  points ${u.points}  expires ${u.expires_at ?? 'never'}`);
+      print(table([['PERIOD', 'REQUESTS', 'POINTS'], [`today ${u.today.date}`, String(u.today.requests), String(u.today.points)], [`month ${u.month.month}`, String(u.month.requests), String(u.month.points)]]));
     });
 
   program
