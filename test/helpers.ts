@@ -35,7 +35,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>> } = {}): Promise<TestApp> {
+export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string } = {}): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
   await store.migrate();
@@ -51,7 +51,7 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
     },
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
-  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream });
+  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken });
   await app.ready();
   return {
     app,

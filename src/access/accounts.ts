@@ -11,9 +11,19 @@ export interface CreatedKey {
   expires_at: string | null;
 }
 
+/** An operation named an account or plan that does not exist. */
 export class AccessError extends Error {
   override name = 'AccessError';
+  constructor(
+    readonly missing: 'account' | 'plan',
+    readonly id: string,
+  ) {
+    super(`no ${missing} ${id}`);
+  }
 }
+
+export const noAccount = (id: string) => new AccessError('account', id);
+export const noPlan = (id: string) => new AccessError('plan', id);
 
 export interface CreateKeyOptions {
   plan?: string;
@@ -28,11 +38,11 @@ export async function createKey(store: Store, opts: CreateKeyOptions, now: Date)
   let account;
   if (opts.accountId !== undefined) {
     account = await store.getAccount(opts.accountId);
-    if (!account) throw new AccessError(`no account ${opts.accountId}`);
+    if (!account) throw noAccount(opts.accountId);
   } else {
     const planId = opts.plan ?? 'starter';
     const plan = await store.getPlan(planId);
-    if (!plan) throw new AccessError(`no plan ${planId}; see \`kurs plans list\``);
+    if (!plan) throw noPlan(planId);
     account = { id: newAccountId(), planId: plan.id, points: opts.points ?? plan.monthlyPoints, expiresAt: opts.expiresAt ?? null, createdAt };
     await store.createAccount(account);
   }
@@ -44,9 +54,9 @@ export async function createKey(store: Store, opts: CreateKeyOptions, now: Date)
 
 /** Changes an account's plan or expiry; an unknown plan or account is an AccessError. */
 export async function updateAccount(store: Store, id: string, patch: AccountPatch): Promise<Account> {
-  if (patch.planId !== undefined && !(await store.getPlan(patch.planId))) throw new AccessError(`no plan ${patch.planId}; see \`kurs plans list\``);
+  if (patch.planId !== undefined && !(await store.getPlan(patch.planId))) throw noPlan(patch.planId);
   const updated = await store.updateAccount(id, patch);
-  if (!updated) throw new AccessError(`no account ${id}`);
+  if (!updated) throw noAccount(id);
   return updated;
 }
 

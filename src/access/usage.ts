@@ -4,7 +4,7 @@
 // counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
 import { utcStamp } from '../blend/freshness.js';
 import type { Account, Plan, Store, UsageDay } from '../store/store.js';
-import { AccessError } from './accounts.js';
+import { noAccount } from './accounts.js';
 
 export const USAGE_FLUSH_MS = 1_000;
 
@@ -110,6 +110,6 @@ export async function usageReport(read: DaysReader, account: Account, plan: Plan
 /** The report for an account id; an unknown account is an AccessError. */
 export async function accountUsage(store: Store, read: DaysReader, accountId: string, now: Date): Promise<UsageReport> {
   const account = await store.getAccount(accountId);
-  if (!account) throw new AccessError(`no account ${accountId}`);
+  if (!account) throw noAccount(accountId);
   return usageReport(read, account, (await store.getPlan(account.planId))!, now);
 }

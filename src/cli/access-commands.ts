@@ -13,7 +13,8 @@ function expiry(text: string): string {
 }
 
 const cliAccessError = (err: unknown): never => {
-  throw err instanceof AccessError ? new CliError(err.message) : err;
+  if (!(err instanceof AccessError)) throw err;
+  throw new CliError(err.missing === 'plan' ? `${err.message}; see \`kurs plans list\`` : err.message);
 };
 
 const accountJson = (a: Account) => ({ account_id: a.id, plan: a.planId, points: a.points, expires_at: a.expiresAt, created_at: a.createdAt });

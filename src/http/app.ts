@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling } from './errors.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
+import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
   logLevel: string;
   /** Where logs go (default stdout); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
+  /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
+  adminToken?: string;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -39,7 +42,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
 ];
 
-const allowedMethods = (path: string) => ROUTES.find((r) => r.pattern.test(path))?.methods ?? [];
+const allowedMethods = (routes: typeof ROUTES) => (path: string) => routes.find((r) => r.pattern.test(path))?.methods ?? [];
 
 /** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
 export const redactedUrl = (url: string) => url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
@@ -73,7 +76,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   // D1: a body is JSON or absent; Fastify's built-in text/plain parser would let others through.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app, allowedMethods);
+  installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installPointsHeaders(app);
 
   app.get('/', async (_request, reply) =>
@@ -95,6 +98,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bankRoutes(v1, deps);
     provenanceRoutes(v1, deps);
   });
+  const adminToken = deps.adminToken;
+  if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage));
   return app;
 }
 
