@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { msToNextMonth, refillAccounts } from '../src/access/refill.js';
@@ -68,6 +70,28 @@ describe('kurs accounts refill and kurs usage', () => {
       assert.equal(missing.status, 1);
       assert.equal(missing.stderr, 'kurs: no account acc_nope\n');
     } finally {
+      db.cleanup();
+    }
+  });
+});
+
+describe('kurs serve refills at boot', () => {
+  test('an account from an earlier month is raised to its allowance before the server listens', async () => {
+    const db = tempDb();
+    const store = openSqlite(db.path);
+    await store.migrate();
+    await store.createAccount({ id: 'acc_boot', planId: 'starter', points: 2, expiresAt: null, createdAt: '2020-01-01T00:00:00.000Z' });
+    await store.close();
+    const env = { ...process.env, KURS_DATABASE_URL: db.url, KURS_PORT: '0', KURS_INGEST: 'off', KURS_SEED: 'off', KURS_LOG_LEVEL: 'warn' };
+    const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      for await (const line of createInterface({ input: child.stdout! })) if (line.startsWith('listening on')) break;
+      const reopened = openSqlite(db.path);
+      assert.equal((await reopened.getAccount('acc_boot'))!.points, 1_000);
+      await reopened.close();
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
       db.cleanup();
     }
   });
