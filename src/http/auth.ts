@@ -46,12 +46,13 @@ export function authenticate(store: Store, limiter: RequestLimiter, now: () => D
       throw new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
     }
     const perMinute = found.plan.requestsPerMinute;
-    if (perMinute === null) return;
-    const limit = await limiter.check(found.account.id, perMinute, at.getTime());
-    const headers = rateLimitHeaders(limit);
-    reply.headers(headers);
-    if (!limit.ok) {
-      throw new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) });
+    if (perMinute !== null) {
+      const limit = await limiter.check(found.account.id, perMinute, at.getTime());
+      const headers = rateLimitHeaders(limit);
+      reply.headers(headers);
+      if (!limit.ok) {
+        throw new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) });
+      }
     }
   };
 }
