@@ -6,6 +6,7 @@ import { buildApp } from '../src/http/app.js';
 import { Market } from '../src/rates/market.js';
 import { SOURCES } from '../src/sources/index.js';
 import { openPostgres } from '../src/store/open.js';
+import type { SqlStore } from '../src/store/sql-store.js';
 import { SEED_TODAY, testApp } from './helpers.js';
 import { pgSchema, pgTestUrl } from './support/pg-schema.js';
 
@@ -74,6 +75,11 @@ describe('per-plan request limits across instances on PostgreSQL', { skip: pgTes
       assert.ok(byInstance.every((n) => n > 0 && n < 60), `each instance served part of the quota: ${byInstance}`);
       const remaining = responses.filter((r) => r.statusCode === 200).map((r) => Number(/r=(\d+)/.exec(String(r.headers.ratelimit))![1]));
       assert.deepEqual(remaining.sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i));
+      // Once an instance has seen the limit passed, it refuses without counting again this minute.
+      const counted = async () => Number((await (stores[0] as SqlStore).db.selectFrom('request_windows').select('count').executeTakeFirstOrThrow()).count);
+      const before = await counted();
+      assert.equal((await apps[0]!.inject({ method: 'GET', url: '/v1/usage', headers: { authorization: key } })).statusCode, 429);
+      assert.equal(await counted(), before);
     } finally {
       for (const app of apps) await app.close();
       for (const store of stores) await store.close();

@@ -45,10 +45,23 @@ export class MinuteLimiter implements RequestLimiter {
 
 /** One atomic upsert per limited request (store.hitRequestWindow): exact across instances. */
 export class SharedMinuteLimiter implements RequestLimiter {
+  private windowStart = 0;
+  /** Accounts already over their limit in this window: the shared count only grows until it ends. */
+  private over = new Set<string>();
+
   constructor(private readonly store: Store) {}
 
   async check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision> {
-    return decide(limit, await this.store.hitRequestWindow(accountId, windowOf(nowMs)), nowMs);
+    const window = windowOf(nowMs);
+    if (window !== this.windowStart) {
+      this.windowStart = window;
+      this.over = new Set();
+    }
+    // A client hammering past its limit costs no further database round trips this minute.
+    if (this.over.has(accountId)) return decide(limit, limit + 1, nowMs);
+    const decision = decide(limit, await this.store.hitRequestWindow(accountId, window), nowMs);
+    if (!decision.ok) this.over.add(accountId);
+    return decision;
   }
 }
 
