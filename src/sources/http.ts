@@ -29,6 +29,8 @@ export interface HttpResponse {
   status: number;
   etag?: string;
   lastModified?: string;
+  /** The answer's Set-Cookie headers, for feeds whose form wants the session of the page it came from. */
+  setCookie?: string[];
 }
 
 export type HttpClient = (request: FeedRequest) => Promise<HttpResponse>;
@@ -60,6 +62,7 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
         const validators = {
           ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}),
           ...(res.headers.get('last-modified') ? { lastModified: res.headers.get('last-modified')! } : {}),
+          ...(res.headers.getSetCookie().length > 0 ? { setCookie: res.headers.getSetCookie() } : {}),
         };
         if (res.ok) return { status, body: Buffer.from(await res.arrayBuffer()), ...validators };
         if (status === 304) return { status, body: Buffer.alloc(0), ...validators };
