@@ -102,7 +102,6 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       const source = SOURCES.find((s) => s.code === code);
       const file = source && bestFile(source, rest.join('/'));
       if (!source || !file) return undefined;
-      parseOrNothing(source, `${server.url}${pathAndQuery}`, file).then((o) => o.length > 0 && hasRates.add(source.code), () => undefined);
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
     });
@@ -119,7 +118,9 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${server.url}/${s.code}`])),
       sourceKeys: Object.fromEntries(sources.map((s) => [s.code, 'test-key'])),
     };
-    const http = createHttpClient({ retries: 0 });
+    // A long timeout: the whole bank plays in this one process, and reading a large workbook blocks
+    // the server as well as the client for seconds on a loaded machine.
+    const http = createHttpClient({ retries: 0, timeoutMs: 180_000 });
     const results = await Promise.all(
       sources.map((s) => {
         const replayable: Source = {
@@ -130,6 +131,11 @@ describe('live ingestion against a local server playing every bank', { skip }, (
         return ingestLive({ store: t.store, http, config, now: () => nowFor.get(s.code)! }, replayable, { acceptJumps: true });
       }),
     );
+    // Which sources were sent rates, read after the fetches so as not to stall the server meanwhile.
+    for (const [code, answers] of served) {
+      const source = SOURCES.find((x) => x.code === code)!;
+      for (const { url, file } of answers) if ((await parseOrNothing(source, url, file).catch(() => [])).length > 0) hasRates.add(code);
+    }
     for (const r of results) {
       assert.equal(r.status, 'done', `${r.source}: ${'reason' in r ? r.reason : ''}`);
       if (r.status !== 'done') continue;

@@ -43,6 +43,9 @@ export async function startFeedServer(routes: Record<string, FeedRoute> | ((path
       res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/octet-stream', ...route.headers }).end(route.body);
     });
   });
+  // Idle keep-alive sockets stay open longer than any test: a client reusing one the server is just
+  // closing sees "fetch failed", which a loaded machine (a long synchronous parse) makes likely.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
