@@ -151,6 +151,14 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       assert.ok(own.length > 1 && own.slice(1).every((r) => r.headers.cookie === SESSION(code)), `${code} did not carry its session`);
       assert.ok(hasRates.has(code), `${code} got no rates`);
     }
+    // Every source with a follow step was fetched in two steps at least: its page, then what it led to.
+    for (const s of sources.filter((x) => x.follow)) {
+      const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));
+      const first = s.requests({ from: '2026-01-01', to: '2026-01-02' }, { base: `${server.url}/${s.code}` })[0]!;
+      assert.equal(first.follow, true, s.code);
+      assert.equal(`${server.url}${own[0]?.url}`, first.url, s.code);
+      assert.ok(own.length > 1, `${s.code} did not follow its page`);
+    }
     for (const s of sources.filter((x) => x.needsKey)) {
       const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));
       assert.ok(own.some((r) => `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.includes('test-key')), `${s.code} did not send its key`);

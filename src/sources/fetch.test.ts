@@ -89,7 +89,11 @@ describe('follow helpers', () => {
     const ctx = { base: 'http://127.0.0.1:9/RBFJ' };
     assert.equal(linkOn('https://www.rbf.gov.fj/wp-content/a b.xlsx', page, 'https://www.rbf.gov.fj', ctx), 'http://127.0.0.1:9/RBFJ/wp-content/a%20b.xlsx');
     assert.equal(linkOn('https://rbf.gov.fj/x?y=1', page, 'https://www.rbf.gov.fj', ctx), 'http://127.0.0.1:9/RBFJ/x?y=1');
-    assert.equal(linkOn('file.xlsx', page, 'https://www.rbf.gov.fj', ctx), 'http://127.0.0.1:9/en/rates/file.xlsx');
+    // Relative and server-relative links resolve as on the bank's own page, then move onto the base.
+    const onBase = { ...page, url: 'http://127.0.0.1:9/RBFJ/en/rates/page.aspx' };
+    assert.equal(linkOn('file.xlsx', onBase, 'https://www.rbf.gov.fj', ctx), 'http://127.0.0.1:9/RBFJ/en/rates/file.xlsx');
+    assert.equal(linkOn('/Lists/a.pdf', onBase, 'https://www.rbf.gov.fj', ctx), 'http://127.0.0.1:9/RBFJ/Lists/a.pdf');
+    assert.equal(linkOn('/Lists/a.pdf', onBase, 'https://www.rbf.gov.fj', { base: 'http://127.0.0.1:9/RBFJ/' }), 'http://127.0.0.1:9/RBFJ/Lists/a.pdf');
     assert.equal(linkOn('https://cdn.example/file.xlsx', page, 'https://www.rbf.gov.fj', ctx), 'https://cdn.example/file.xlsx');
     assert.equal(linkOn('https://apim.bccr.fi.cr/SDDE/api/T/x', page, 'https://apim.bccr.fi.cr/SDDE/api', ctx), 'http://127.0.0.1:9/RBFJ/T/x');
   });

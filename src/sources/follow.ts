@@ -32,18 +32,22 @@ export function postBack(page: FollowedPage, url: string, fields: [string, strin
 }
 
 /**
- * A link read from a page, as an absolute URL on the feed's base: resolved against the page, and moved
- * from the bank's own address (`baseUrl`) onto `ctx.base`, so that an operator's or a test's URL
- * override also holds for the pages the bank links.
+ * A link read from a page, as an absolute URL on the feed's base. It is resolved as the bank's own
+ * page would resolve it (a server-relative "/Lists/…" is on the bank's host), and whatever lands on
+ * the bank's address (`baseUrl`, with or without www.) is moved onto `ctx.base`, so that an
+ * operator's or a test's URL override also holds for the pages and files the bank links.
  */
 export function linkOn(link: string, page: FollowedPage, baseUrl: string, ctx: RequestContext): string {
-  const url = new URL(link.trim(), page.url);
-  const real = new URL(baseUrl);
+  const base = ctx.base.replace(/\/+$/, '');
+  const real = baseUrl.replace(/\/+$/, '');
+  const pageUrl = page.url.startsWith(base) ? `${real}${page.url.slice(base.length)}` : page.url;
+  const url = new URL(link.trim(), pageUrl);
+  const bank = new URL(real);
   // Banks link their own host with and without www.: both count as theirs.
   const bare = (host: string) => host.replace(/^www\./, '');
-  const prefix = real.pathname.replace(/\/+$/, '');
-  if (bare(url.hostname) !== bare(real.hostname) || !url.pathname.startsWith(prefix)) return url.href;
-  return `${ctx.base.replace(/\/+$/, '')}${url.pathname.slice(prefix.length)}${url.search}`;
+  const prefix = bank.pathname.replace(/\/+$/, '');
+  if (bare(url.hostname) !== bare(bank.hostname) || !url.pathname.startsWith(prefix)) return url.href;
+  return `${base}${url.pathname.slice(prefix.length)}${url.search}`;
 }
 
 /** The page as text, in its declared or sniffed encoding. */
