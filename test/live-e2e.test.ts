@@ -38,7 +38,7 @@ function recorded(source: Source, url: string): boolean {
 
 /**
  * First pages the recordings lack, for feeds that need a page visit first (a form with its
- * ViewState or anti-forgery token): hand-written, format-faithful copies served at the page's path
+ * ViewState or anti-forgery token, a CSRF token answer): hand-written, format-faithful copies served at the page's path
  * with a session cookie. Like the banks, the server then refuses the data requests that do not carry
  * the page's token and cookie back.
  */
@@ -46,6 +46,8 @@ const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: s
   INDO: { path: '/en/statistik/informasi-kurs/transaksi-bi/default.aspx', file: 'INDO-form.html', token: 'test-viewstate-INDO' },
   MASG: { path: '/statistics/msb/ExchangeRates.aspx', file: 'MASG-form.html', token: 'test-eventvalidation-MASG' },
   CBEG: { path: '/en/economic-research/statistics/cbe-exchange-rates/historical-data', file: 'CBEG-form.html', token: 'test-antiforgery-token-CBEG' },
+  NBSR: { path: '/kursnaListaModul/naZeljeniDan.faces', file: 'NBSR-form.html', token: 'test-viewstate-NBSR' },
+  BCCR: { path: '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF', file: 'BCCR-GenereCSRF.json', token: 'dGVzdC1zaWduYXR1cmUtQkNDUg' },
 };
 const SESSION = (code: string) => `kurs-e2e-session=${code}`;
 
@@ -98,7 +100,8 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       if (step && req.method === 'GET' && `/${rest.join('/')}` === step.path) {
         return { body: readFileSync(new URL(step.file, TESTDATA)), contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': `${SESSION(code!)}; path=/; HttpOnly` } };
       }
-      if (step && !(req.body.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
+      const carried = `${req.body} ${JSON.stringify(req.headers)}`;
+      if (step && !(carried.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
       const source = SOURCES.find((s) => s.code === code);
       const file = source && bestFile(source, rest.join('/'));
       if (!source || !file) return undefined;
