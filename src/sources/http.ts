@@ -68,7 +68,9 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
         if (status === 304) return { status, body: Buffer.alloc(0), ...validators };
         await res.body?.cancel();
         problem = `HTTP ${status} from ${shown}`;
-        const after = Number(res.headers.get('retry-after'));
+        // Only a Retry-After the feed sent: Number(null) is 0, which would retry with no backoff at all.
+        const header = res.headers.get('retry-after');
+        const after = header === null || header.trim() === '' ? NaN : Number(header);
         if (Number.isFinite(after) && after >= 0 && after <= 60) retryAfterMs = after * 1000;
         if (!RETRYABLE(status)) throw new HttpError(shown, status, problem);
       } catch (err) {
