@@ -2,7 +2,6 @@
 // (post the form back with every hidden field, carry the session cookie, resolve a link). Pure.
 import { parse as parseHtml } from 'node-html-parser';
 import type { FeedRequest, FollowedPage, RequestContext } from './types.js';
-import { decodeText } from './read.js';
 
 /** Every named hidden input of the page (or of its element `scope`, a CSS selector), in order, as a
  *  browser posts them: ViewState, EventValidation, request digest, CSRF tokens. */
@@ -49,6 +48,3 @@ export function linkOn(link: string, page: FollowedPage, baseUrl: string, ctx: R
   if (bare(url.hostname) !== bare(bank.hostname) || !url.pathname.startsWith(prefix)) return url.href;
   return `${base}${url.pathname.slice(prefix.length)}${url.search}`;
 }
-
-/** The page as text, in its declared or sniffed encoding. */
-export const pageText = (page: FollowedPage): string => decodeText(page.body);
