@@ -17,6 +17,7 @@ import { fixturesDir, testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
 const FIXTURES = fileURLToPath(fixturesDir);
+const TESTDATA = new URL('../src/sources/testdata/', import.meta.url);
 const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
 const NOW = new Date('2026-11-22T12:00:00Z');
 
@@ -34,6 +35,21 @@ function recorded(source: Source, url: string): boolean {
   const asked = currencyCodes(new URL(url).search + new URL(url).pathname);
   return inFiles.size === 0 || asked.length === 0 || asked.some((c) => inFiles.has(c));
 }
+
+/**
+ * First pages the recordings lack, for feeds that need a page visit first (a form with its
+ * ViewState or anti-forgery token, a CSRF token answer): hand-written, format-faithful copies served at the page's path
+ * with a session cookie. Like the banks, the server then refuses the data requests that do not carry
+ * the page's token and cookie back.
+ */
+const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: string }>> = {
+  INDO: { path: '/en/statistik/informasi-kurs/transaksi-bi/default.aspx', file: 'INDO-form.html', token: 'test-viewstate-INDO' },
+  MASG: { path: '/statistics/msb/ExchangeRates.aspx', file: 'MASG-form.html', token: 'test-eventvalidation-MASG' },
+  CBEG: { path: '/en/economic-research/statistics/cbe-exchange-rates/historical-data', file: 'CBEG-form.html', token: 'test-antiforgery-token-CBEG' },
+  NBSR: { path: '/kursnaListaModul/naZeljeniDan.faces', file: 'NBSR-form.html', token: 'test-viewstate-NBSR' },
+  BCCR: { path: '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF', file: 'BCCR-GenereCSRF.json', token: 'dGVzdC1zaWduYXR1cmUtQkNDUg' },
+};
+const SESSION = (code: string) => `kurs-e2e-session=${code}`;
 
 /** The recorded file that best answers a request: the one sharing most words with its URL. */
 function bestFile(source: Source, pathAndQuery: string): string | undefined {
@@ -78,12 +94,17 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       }
       nowFor.set(s.code, new Date(`${addDays(newest, 1)}T23:00:00Z`));
     }
-    server = await startFeedServer((pathAndQuery) => {
+    server = await startFeedServer((pathAndQuery, req) => {
       const [, code, ...rest] = pathAndQuery.split('/');
+      const step = code === undefined ? undefined : STEP_PAGES[code];
+      if (step && req.method === 'GET' && `/${rest.join('/')}` === step.path) {
+        return { body: readFileSync(new URL(step.file, TESTDATA)), contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': `${SESSION(code!)}; path=/; HttpOnly` } };
+      }
+      const carried = `${req.body} ${JSON.stringify(req.headers)}`;
+      if (step && !(carried.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
       const source = SOURCES.find((s) => s.code === code);
       const file = source && bestFile(source, rest.join('/'));
       if (!source || !file) return undefined;
-      parseOrNothing(source, `${server.url}${pathAndQuery}`, file).then((o) => o.length > 0 && hasRates.add(source.code), () => undefined);
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
     });
@@ -100,19 +121,46 @@ describe('live ingestion against a local server playing every bank', { skip }, (
       sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${server.url}/${s.code}`])),
       sourceKeys: Object.fromEntries(sources.map((s) => [s.code, 'test-key'])),
     };
-    const http = createHttpClient({ retries: 0 });
+    // A long timeout: the whole bank plays in this one process, and reading a large workbook blocks
+    // the server as well as the client for seconds on a loaded machine.
+    const http = createHttpClient({ retries: 0, timeoutMs: 180_000 });
     const results = await Promise.all(
       sources.map((s) => {
-        const replayable: Source = { ...s, requests: (w, ctx) => s.requests(w, ctx).filter((r) => recorded(s, r.url)) };
+        const replayable: Source = {
+          ...s,
+          requests: (w, ctx) => s.requests(w, ctx).filter((r) => r.follow || recorded(s, r.url)),
+          ...(s.follow ? { follow: (page, w, ctx) => s.follow!(page, w, ctx).filter((r) => r.follow || recorded(s, r.url)) } : {}),
+        };
         return ingestLive({ store: t.store, http, config, now: () => nowFor.get(s.code)! }, replayable, { acceptJumps: true });
       }),
     );
+    // Which sources were sent rates, read after the fetches so as not to stall the server meanwhile.
+    for (const [code, answers] of served) {
+      const source = SOURCES.find((x) => x.code === code)!;
+      for (const { url, file } of answers) if ((await parseOrNothing(source, url, file).catch(() => [])).length > 0) hasRates.add(code);
+    }
     for (const r of results) {
       assert.equal(r.status, 'done', `${r.source}: ${'reason' in r ? r.reason : ''}`);
       if (r.status !== 'done') continue;
       const failed = r.outcomes.filter((o) => o.status === 'failed');
       assert.deepEqual(failed, [], r.source);
       assert.ok(r.outcomes.some((o) => o.status === 'stored') || !hasRates.has(r.source), `${r.source} stored nothing`);
+    }
+    // The feeds that need a page visit first fetched it, then sent its token and cookie back.
+    for (const code of Object.keys(STEP_PAGES)) {
+      const own = server.requests.filter((r) => r.url.startsWith(`/${code}/`));
+      assert.equal(own[0]?.method, 'GET', code);
+      assert.equal(own[0]?.url, `/${code}${STEP_PAGES[code]!.path}`, code);
+      assert.ok(own.length > 1 && own.slice(1).every((r) => r.headers.cookie === SESSION(code)), `${code} did not carry its session`);
+      assert.ok(hasRates.has(code), `${code} got no rates`);
+    }
+    // Every source with a follow step was fetched in two steps at least: its page, then what it led to.
+    for (const s of sources.filter((x) => x.follow)) {
+      const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));
+      const first = s.requests({ from: '2026-01-01', to: '2026-01-02' }, { base: `${server.url}/${s.code}` })[0]!;
+      assert.equal(first.follow, true, s.code);
+      assert.equal(`${server.url}${own[0]?.url}`, first.url, s.code);
+      assert.ok(own.length > 1, `${s.code} did not follow its page`);
     }
     for (const s of sources.filter((x) => x.needsKey)) {
       const own = server.requests.filter((r) => r.url.startsWith(`/${s.code}/`));

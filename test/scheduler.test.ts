@@ -80,4 +80,23 @@ describe('the scheduler', () => {
     await later.catchUp();
     assert.equal(server.requests.length, before + 1);
   });
+
+  test('a feed that needs a key is skipped with a warning when none is configured, and asks nothing', async () => {
+    const warnings: { obj: object; msg: string }[] = [];
+    const keyed: Source = { ...sourceByCode('FRNY')!, code: 'KEYD', baseUrl: `${server.url}/keyed` };
+    const before = server.requests.length;
+    const s = new Scheduler({
+      store: t.store,
+      sources: [keyed],
+      http: createHttpClient({ retries: 0 }),
+      config: { sourceUrls: {}, sourceKeys: {} },
+      now: () => NOW,
+      onData: async () => undefined,
+      log: { info: () => undefined, warn: (obj, msg) => warnings.push({ obj, msg }) },
+    });
+    const result = await s.run(keyed);
+    assert.deepEqual(result, { source: 'KEYD', status: 'skipped', reason: 'needs an API key: set KURS_SOURCE_KEYD_KEY' });
+    assert.deepEqual(warnings, [{ obj: { source: 'KEYD', reason: 'needs an API key: set KURS_SOURCE_KEYD_KEY' }, msg: 'source skipped' }]);
+    assert.equal(server.requests.length, before);
+  });
 });

@@ -51,23 +51,37 @@ describe('BAJA recorded payloads', { skip: existsSync(DIR) ? false : `shared fix
     assert.throws(() => recorded(PAGE), NoPublication);
   });
 
-  test('posts for the whole table and reads what a feed server sends back', async () => {
+  test("reads the page's nonce, posts for the whole table with it and reads what a feed server sends back", async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    const base = 'http://127.0.0.1:1';
+    const pageUrl = `${base}/market/foreign-exchange/counter-rates/`;
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: pageUrl, follow: true }]);
+    const page = { name: pageUrl, url: pageUrl, body: readFileSync(new URL(PAGE, DIR)), cookie: 'wp=1' };
+    // The page carries the nonces of two tables (118 and 134): table 134's, as the recorded post sent it.
+    const requests = source.follow!(page, window, { base });
     assert.deepEqual(requests, [
       {
-        url: 'http://127.0.0.1:1/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134',
+        url: `${base}/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134`,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: 'http://127.0.0.1:1/market/foreign-exchange/counter-rates/' },
-        body: 'draw=1&start=0&length=-1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: pageUrl, cookie: 'wp=1' },
+        body: 'draw=1&start=0&length=-1&wdtNonce=5a1cc1896f',
       },
     ]);
     assert.ok(source.accepts(requests[0]!.url));
-    const server = await startFeedServer({ '/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134': { body: readFileSync(new URL(DATA, DIR)), contentType: 'text/html; charset=UTF-8' } });
+    assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html><body>Page not found</body></html>') }, window, { base }), /carries no wdtNonceFrontendServerSide_134/);
+
+    const server = await startFeedServer((path, req) =>
+      path === '/market/foreign-exchange/counter-rates/'
+        ? { body: readFileSync(new URL(PAGE, DIR)), contentType: 'text/html; charset=UTF-8' }
+        : // WordPress answers a missing or wrong nonce with "0".
+          new URLSearchParams(req.body).get('wdtNonce') === '5a1cc1896f'
+          ? { body: readFileSync(new URL(DATA, DIR)), contentType: 'text/html; charset=UTF-8' }
+          : { body: '0' },
+    );
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.deepEqual(payloads.flatMap((p) => source.parse(p) as Observation[]), recorded(DATA));
-      assert.equal(server.requests[0]!.body, 'draw=1&start=0&length=-1');
+      assert.deepEqual(server.requests.map((r) => [r.method, r.url]), [['GET', '/market/foreign-exchange/counter-rates/'], ['POST', '/wp-admin/admin-ajax.php?action=get_wdtable&table_id=134']]);
     } finally {
       await server.close();
     }

@@ -2,7 +2,8 @@
 // endpoint behind its counter-rates page (table 134, 2006 onwards): rows of [date, currency name,
 // buying DMD & TT, buying notes, buying coins, selling DMD, TT & cash], JMD per unit.
 import { Decimal } from '../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, failFor, parseJson } from './read.js';
 
 const CODE = 'BAJA';
@@ -90,18 +91,15 @@ export const source: Source = {
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },
+  // The counter-rates page first: the table's endpoint wants the page's wpDataTables nonce.
   requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // The endpoint takes no dates: length=-1 returns the whole table (~105,000 rows) and ingest keeps
-    // the window. The live endpoint also wants the page's wdtNonce in the body, scraped from the
-    // counter-rates page first: a round trip the request contract has no place for yet, so live
-    // fetching needs it added; recorded payloads and imports read as they are.
-    return [
-      {
-        url: `${ctx.base}/wp-admin/admin-ajax.php?action=get_wdtable&table_id=${TABLE_ID}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${ctx.base}${PAGE}` },
-        body: 'draw=1&start=0&length=-1',
-      },
-    ];
+    return [{ url: `${ctx.base}${PAGE}`, follow: true }];
+  },
+  // The endpoint takes no dates: length=-1 returns the whole table (~105,000 rows) and ingest keeps
+  // the window.
+  follow(page: FollowedPage, _window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const nonce = hiddenFields(page.body.toString('utf8')).find(([name]) => name === NONCE_FIELD)?.[1];
+    if (!nonce) fail(`${page.name} carries no ${NONCE_FIELD}`);
+    return [postBack(page, `${ctx.base}/wp-admin/admin-ajax.php?action=get_wdtable&table_id=${TABLE_ID}`, [['draw', '1'], ['start', '0'], ['length', '-1'], ['wdtNonce', nonce]], [])];
   },
 };

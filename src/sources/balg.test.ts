@@ -63,26 +63,26 @@ describe('BALG recorded payloads', { skip: existsSync(DIR) ? false : `shared fix
     assert.throws(() => source.parse({ name: HUB, body: readFileSync(new URL(HUB, DIR)) }), NoPublication);
   });
 
-  test('asks for the uploads of the last two months and reads what a feed server sends back', async () => {
+  test('follows the hub page to the daily workbook it links, on the base URL', () => {
+    const base = 'http://127.0.0.1:1';
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
-    assert.deepEqual(requests, [
-      { url: 'http://127.0.0.1:1/stoodroa/2026/03/Cotation-DZD-2000-2026-journalier.xlsx', optional: true },
-      { url: 'http://127.0.0.1:1/stoodroa/2026/02/Cotation-DZD-2000-2026-journalier.xlsx', optional: true },
-    ]);
-    for (const r of requests) assert.ok(source.accepts(r.url), r.url);
-    assert.deepEqual(
-      source.requests({ from: '2025-12-20', to: '2026-01-05' }, { base: source.baseUrl }).map((r) => r.url),
-      [
-        'https://www.bank-of-algeria.dz/stoodroa/2026/01/Cotation-DZD-2000-2026-journalier.xlsx',
-        'https://www.bank-of-algeria.dz/stoodroa/2025/12/Cotation-DZD-2000-2025-journalier.xlsx',
-      ],
-    );
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}/donnees-historiques/`, follow: true }]);
+    const page = { name: 'hub', url: `${base}/donnees-historiques/`, body: readFileSync(new URL(HUB, DIR)) };
+    // The hub links four workbooks (annual averages, end of period, the 2022 daily one): the consolidated daily one only.
+    assert.deepEqual(source.follow!(page, window, { base }), [{ url: `${base}/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx` }]);
+    assert.ok(source.accepts(`${base}/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx`));
+    const bare = { ...page, body: Buffer.from('<html><body><a href="/stoodroa/2022/05/taux-de-change-journalier.xlsx">x</a></body></html>') };
+    assert.throws(() => source.follow!(bare, window, { base }), /links no Cotation-DZD-2000/);
+  });
 
-    const server = await startFeedServer({ '/stoodroa/2026/02/Cotation-DZD-2000-2026-journalier.xlsx': { body: readFileSync(new URL(BOOK, DIR)) } });
+  test('round trip through a local feed server: the hub, then the workbook', async () => {
+    const server = await startFeedServer({
+      '/donnees-historiques/': { body: readFileSync(new URL(HUB, DIR)), contentType: 'text/html; charset=UTF-8' },
+      '/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx': { body: readFileSync(new URL(BOOK, DIR)) },
+    });
     try {
-      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
-      // March answers 404 (optional); February is there.
+      const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/donnees-historiques/', '/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx']);
       assert.equal(payloads.length, 1);
       assert.deepEqual(source.parse(payloads[0]!), workbook());
     } finally {

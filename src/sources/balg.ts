@@ -2,7 +2,8 @@
 // one sheet per currency ("USD - DZD"), a title cell ("USD / DZD", "100 JPY / DZD"), then rows of
 // [date, DZD per unit] from 2000. The workbook is refreshed about once a month.
 import { read, SSF, utils, type WorkBook } from '@e965/xlsx';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { linkOn } from './follow.js';
 import { decimalOf, failFor, isoCode, unitOf } from './read.js';
 
 const CODE = 'BALG';
@@ -92,19 +93,15 @@ export const source: Source = {
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // The workbook sits under the year and month of its upload, and the hub page is the only place
-    // that says which: a round trip the request contract has no place for yet. Until it has, ask for
-    // the upload paths of the window's last month and the month before, each optional (404: no
-    // upload that month); live fetching wants the hub page read first.
-    const [y, m] = window.to.split('-').map(Number) as [number, number];
-    const months = [
-      [y, m],
-      m === 1 ? [y - 1, 12] : [y, m - 1],
-    ];
-    return months.map(([year, month]) => ({
-      url: `${ctx.base}/stoodroa/${year}/${String(month).padStart(2, '0')}/Cotation-DZD-2000-${year}-journalier.xlsx`,
-      optional: true,
-    }));
+  // The hub page first: the workbook sits under the year and month of its upload, and the hub is
+  // the only place that says which.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}/donnees-historiques/`, follow: true }];
+  },
+  follow(page: FollowedPage, _window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // The hub also links annual averages and the old 2022 workbook: only the consolidated daily one.
+    const link = /href="([^"]*\/Cotation-DZD-2000-\d{4}-journalier\.xlsx)"/.exec(page.body.toString('utf8'))?.[1];
+    if (link === undefined) fail(`${page.name} links no Cotation-DZD-2000-…-journalier workbook`);
+    return [{ url: linkOn(link, page, source.baseUrl, ctx) }];
   },
 };

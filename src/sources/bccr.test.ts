@@ -51,22 +51,37 @@ describe('BCCR recorded payload', { skip: existsSync(DIR) ? false : `shared fixt
     assert.equal(mid(obs, '2026-01-01'), obs.find((o) => o.date === '2025-12-31')!.rate);
   });
 
-  test('asks for at most 100 days a call and reads what a feed server sends back', async () => {
+  test('gets a CSRF token, then asks for at most 100 days a call with it, and reads what a feed server sends back', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
-    const url = `http://127.0.0.1:1${PATH}?IdGrupoVariable=1&FechaInicio=2026-03-02T00:00:00&FechaFin=2026-03-06&CantidadSeriesAMostrar=100`;
-    assert.deepEqual(requests, [{ url }]);
+    const base = 'http://127.0.0.1:1';
+    const TOKEN_PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF';
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}${TOKEN_PATH}`, follow: true }]);
+    const answer = readFileSync(new URL('./testdata/BCCR-GenereCSRF.json', import.meta.url));
+    const jwt = JSON.parse(answer.toString()) as string;
+    const page = { name: 'token', url: `${base}${TOKEN_PATH}`, body: answer };
+    const requests = source.follow!(page, window, { base });
+    const url = `${base}${PATH}?IdGrupoVariable=1&FechaInicio=2026-03-02T00:00:00&FechaFin=2026-03-06&CantidadSeriesAMostrar=100`;
+    assert.deepEqual(requests, [{ url, headers: { token_csrf: jwt } }]);
     assert.ok(source.accepts(url));
+    // A bare token reads the same; anything else is not a token.
+    assert.deepEqual(source.follow!({ ...page, body: Buffer.from(`${jwt}\n`), cookie: 'a=1' }, window, { base }), [{ url, headers: { token_csrf: jwt, cookie: 'a=1' } }]);
+    assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html>Service Unavailable</html>') }, window, { base }), /not a CSRF token/);
     assert.deepEqual(
-      source.requests({ from: '2026-01-01', to: '2026-06-30' }, { base: source.baseUrl }).map((r) => /FechaInicio=([\d-]+).*FechaFin=([\d-]+)/.exec(r.url)!.slice(1).join('..')),
+      source.follow!(page, { from: '2026-01-01', to: '2026-06-30' }, { base: source.baseUrl }).map((r) => /FechaInicio=([\d-]+).*FechaFin=([\d-]+)/.exec(r.url)!.slice(1).join('..')),
       ['2026-01-01..2026-04-10', '2026-04-11..2026-06-30'],
     );
 
-    const server = await startFeedServer({ [PATH]: { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json; charset=utf-8' } });
+    const server = await startFeedServer((path, req) =>
+      path === TOKEN_PATH
+        ? { body: answer, contentType: 'application/json; charset=utf-8' }
+        : req.headers.token_csrf === jwt
+          ? { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json; charset=utf-8' }
+          : { status: 401, body: '{"mensaje":"token csrf"}' },
+    );
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.deepEqual(payloads.flatMap((p) => source.parse(p) as Observation[]), fromFile());
-      assert.deepEqual(server.requests.map((r) => r.url), [url.slice('http://127.0.0.1:1'.length)]);
+      assert.deepEqual(server.requests.map((r) => r.url), [TOKEN_PATH, url.slice(base.length)]);
     } finally {
       await server.close();
     }

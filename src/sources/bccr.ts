@@ -2,11 +2,13 @@
 // table with one column per calendar day ("24 mar 2026") and two rows, buy (indicator 317) and sell
 // (318), CRC per USD. Weekends and holidays carry the previous day's figures, as the bank states them.
 import { Decimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { decimalOf, failFor, parseJson, windowDays } from './read.js';
 
 const CODE = 'BCCR';
 const PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro';
+const TOKEN_PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF';
+const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 const BUY = 317;
 const SELL = 318;
 // The API answers at most this many day columns, the last ones up to FechaFin.
@@ -73,17 +75,24 @@ export const source: Source = {
       return { date, quote: 'USD', rate: b.plus(s).div(2).toString(), unit: 1, direction: 'direct' };
     });
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+  // The CSRF token first: the indicator API wants a fresh JWT from GenereCSRF in a token_csrf header.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${TOKEN_PATH}`, follow: true }];
+  },
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    // The token's answer was not recorded (SOURCE.md): a bare JWT and a JSON string are both read.
+    const text = page.body.toString('utf8').trim();
+    const token = /^"[^"]*"$/.test(text) ? (JSON.parse(text) as string) : text;
+    if (!JWT.test(token)) fail(`${page.name} is not a CSRF token (a JWT)`);
+    const headers = { token_csrf: token, ...(page.cookie ? { cookie: page.cookie } : {}) };
     // The API returns the last 100 day columns up to FechaFin whatever FechaInicio says, so a long
-    // window is asked for in pieces of at most 100 days. The live API also wants a CSRF token (a JWT
-    // from …/Token/GenereCSRF, sent as the token_csrf header): a round trip the request contract has
-    // no place for yet, so live fetching needs it added; recorded payloads and imports read as is.
+    // window is asked for in pieces of at most 100 days.
     const days = windowDays(window);
     const requests: FeedRequest[] = [];
     for (let i = 0; i < days.length; i += MAX_COLUMNS) {
       const from = days[i]!;
       const to = days[Math.min(i + MAX_COLUMNS, days.length) - 1]!;
-      requests.push({ url: `${ctx.base}${PATH}?IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=${MAX_COLUMNS}` });
+      requests.push({ url: `${ctx.base}${PATH}?IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=${MAX_COLUMNS}`, headers });
     }
     return requests;
   },

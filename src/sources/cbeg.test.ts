@@ -64,11 +64,16 @@ describe('CBEG recorded payloads', { skip }, () => {
     assert.equal(quoted(obs, '2026-04-01', 'CNY'), '7.8009/1');
   });
 
-  test('requests the historical-data form by POST and reads what a feed server sends back', async () => {
+  test('reads the historical-data page, posts its form back with the token and cookie, reads the answer', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    const PAGE = '/en/economic-research/statistics/cbe-exchange-rates/historical-data';
+    const base = 'http://127.0.0.1:1';
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}${PAGE}`, follow: true }]);
+    const formPage = readFileSync(new URL('./testdata/CBEG-form.html', import.meta.url));
+    const requests = source.follow!({ name: `${base}${PAGE}`, url: `${base}${PAGE}`, body: formPage, cookie: '.AspNetCore.Antiforgery.x=af1' }, window, { base });
     const names = ['US Dollar', 'Euro', 'Pound Sterling', 'Canadian Dollar', 'Danish Krone', 'Norwegian Krone', 'Swedish Krona', 'Swiss Franc', 'Japanese Yen 100', 'Saudi Riyal', 'Kuwaiti Dinar', 'UAE Dirham', 'Australian Dollar', 'Bahraini Dinar', 'Omani Riyal', 'Qatari Riyal', 'Jordanian Dinar', 'Chinese Yuan'];
     const body = [
+      '__RequestVerificationToken=CfDJ8test-antiforgery-token-CBEG',
       'DataSourceId=19CFFDDBFF494350A5E9C6A4397FC7DF',
       'FallbackUrl=%2Fen%2Feconomic-research%2Fstatistics%2Fcbe-exchange-rates%2Fhistorical-data',
       'LanguageName=en',
@@ -79,22 +84,27 @@ describe('CBEG recorded payloads', { skip }, () => {
     ].join('&');
     assert.deepEqual(requests, [
       {
-        url: 'http://127.0.0.1:1/api/statistics/GetHistoricalData',
+        url: `${base}/api/statistics/GetHistoricalData`,
         method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          referer: 'http://127.0.0.1:1/en/economic-research/statistics/cbe-exchange-rates/historical-data',
-        },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${base}${PAGE}`, cookie: '.AspNetCore.Antiforgery.x=af1' },
         body,
       },
     ]);
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    assert.throws(() => source.follow!({ name: 'p', url: `${base}${PAGE}`, body: Buffer.from('<html><body>Access denied</body></html>') }, window, { base }), /anti-forgery token/);
 
-    const server = await startFeedServer({ '/api/statistics/GetHistoricalData': { body: readFileSync(new URL(FILE, DIR)) } });
+    const server = await startFeedServer((path, req) =>
+      path === PAGE
+        ? { body: formPage, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': '.AspNetCore.Antiforgery.x=af2; path=/; samesite=strict; httponly' } }
+        : // Like the bank: no token matching the cookie, no workbook.
+          new URLSearchParams(req.body).get('__RequestVerificationToken') && req.headers.cookie === '.AspNetCore.Antiforgery.x=af2'
+          ? { body: readFileSync(new URL(FILE, DIR)) }
+          : { status: 400, body: 'Bad Request' },
+    );
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.deepEqual(payloads.flatMap((p) => source.parse(p)), parseFile(FILE));
-      assert.deepEqual(server.requests.map((r) => [r.method, r.body]), [['POST', body]]);
+      assert.deepEqual(server.requests.map((r) => [r.method, r.url, r.body]), [['GET', PAGE, ''], ['POST', '/api/statistics/GetHistoricalData', body]]);
     } finally {
       await server.close();
     }

@@ -3,8 +3,9 @@
 // sell are published; the rate kept is their exact midpoint (see observation()).
 import { read, SSF, utils, type WorkBook } from '@e965/xlsx';
 import { Decimal } from '../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, toDmy } from './read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { decimalOf, decodeText, failFor, toDmy } from './read.js';
+import { hiddenFields, postBack } from './follow.js';
 
 const CODE = 'CBEG';
 const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
@@ -105,25 +106,25 @@ export const source: Source = {
     if (data.length === 0) throw new NoPublication(CODE, `${payload.name} holds no rates: no working day in the window`);
     return data.map(observation);
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // The historical-data form, posted for the window and every currency. The live site also wants
-    // the page's anti-forgery token and session cookie, which a pure request list cannot carry.
-    const form = new URLSearchParams([
-      ['DataSourceId', DATA_SOURCE_ID],
-      ['FallbackUrl', FALLBACK_URL],
-      ['LanguageName', 'en'],
-      ['FromDateRaw', toDmy(window.from, '/')],
-      ['ToDateRaw', toDmy(window.to, '/')],
-      ...Object.keys(CURRENCIES).map((name) => ['SelectedSelectOptions', name]),
-      ['SubmitAction', '2'],
-    ]);
+  // The historical-data page first: its form carries the anti-forgery token that must come back with
+  // the antiforgery cookie set alongside it (see follow).
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${FALLBACK_URL}`, follow: true }];
+  },
+  // The form posted for the window and every currency, with the page's hidden fields and cookie.
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const hidden = hiddenFields(decodeText(page.body), 'form[action*="GetHistoricalData"]');
+    if (!hidden.some(([n, v]) => n === '__RequestVerificationToken' && v !== '')) fail(`${page.name} has no historical-data form with an anti-forgery token`);
     return [
-      {
-        url: `${ctx.base}/api/statistics/GetHistoricalData`,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${ctx.base}${FALLBACK_URL}` },
-        body: form.toString(),
-      },
+      postBack(page, `${ctx.base}/api/statistics/GetHistoricalData`, [
+        ['DataSourceId', DATA_SOURCE_ID],
+        ['FallbackUrl', FALLBACK_URL],
+        ['LanguageName', 'en'],
+        ['FromDateRaw', toDmy(window.from, '/')],
+        ['ToDateRaw', toDmy(window.to, '/')],
+        ...Object.keys(CURRENCIES).map((name): [string, string] => ['SelectedSelectOptions', name]),
+        ['SubmitAction', '2'],
+      ], hidden),
     ];
   },
 };

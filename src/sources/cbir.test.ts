@@ -73,16 +73,24 @@ describe('CBIR recorded payloads', { skip }, () => {
     assert.throws(() => parseFile(PAGE), (err) => err instanceof NoPublication && /file-177909880482668\.xlsx/.test(err.message));
   });
 
-  test('requests the workbook last linked and reads what a feed server sends back', async () => {
+  test('follows page 144 to the daily workbook it links, then reads what a feed server sends back', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
-    assert.deepEqual(requests, [{ url: 'http://127.0.0.1:1/static/uploads/up/file-177909880482668.xlsx' }]);
-    assert.deepEqual(source.requests(window, { base: source.baseUrl }), [{ url: source.feedUrl }]);
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    const base = 'http://127.0.0.1:1';
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}/page/144`, follow: true }]);
+    const page = { name: 'page', url: `${base}/page/144`, body: readFileSync(new URL(PAGE, DIR)) };
+    // Three workbooks are linked; the daily one is the link that mentions gold.
+    assert.deepEqual(source.follow!(page, window, { base }), [{ url: `${base}/static/uploads/up/file-177909880482668.xlsx` }]);
+    const bare = { ...page, body: Buffer.from('<html><body><a href="https://cbi.iq/static/uploads/up/file-1.xlsx">USD</a></body></html>') };
+    assert.throws(() => source.follow!(bare, window, { base }), /links no daily-rates workbook/);
 
-    const server = await startFeedServer({ '/static/uploads/up/file-177909880482668.xlsx': { body: readFileSync(new URL(BOOK, DIR)) } });
+    const server = await startFeedServer({
+      '/page/144': { body: readFileSync(new URL(PAGE, DIR)), contentType: 'text/html; charset=UTF-8' },
+      '/static/uploads/up/file-177909880482668.xlsx': { body: readFileSync(new URL(BOOK, DIR)) },
+    });
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/page/144', '/static/uploads/up/file-177909880482668.xlsx']);
+      assert.ok(payloads.every((p) => source.accepts(p.name)));
       assert.deepEqual(payloads.flatMap((p) => source.parse(p) as Observation[]), book);
     } finally {
       await server.close();
@@ -140,6 +148,7 @@ describe('CBIR edge cases', () => {
 
   test('accepts the workbooks and page 144 only', () => {
     assert.ok(source.accepts(source.feedUrl));
+    assert.ok(source.accepts('https://cbi.iq/static/uploads/up/file-177909880482668.xlsx'));
     assert.ok(source.accepts('https://cbi.iq/page/144'));
     assert.ok(!source.accepts('https://cbi.iq/page/145'));
     assert.ok(!source.accepts('SOURCE.md'));

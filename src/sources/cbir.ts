@@ -3,16 +3,17 @@
 // and English; day rows 1..31 follow per month, each month closed by an "Average" row.
 import * as XLSX from '@e965/xlsx';
 import { Decimal } from '../money/decimal.js';
-import { NoPublication, type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { linkOn } from './follow.js';
 import { decimalOf, failFor } from './read.js';
 
 const CODE = 'CBIR';
 const fail: (message: string) => never = failFor(CODE);
 
-// The workbook's name rotates whenever the bank re-uploads it; page/144 links the current one (the
-// link whose text mentions gold, الذهب). The contract has no two-step fetch yet, so requests() asks
-// for the name last seen; once it rotates the fetch fails loudly until this constant is updated.
-const WORKBOOK = 'static/uploads/up/file-177909880482668.xlsx';
+// The workbook's name rotates whenever the bank re-uploads it; page/144 links the current one: the
+// link whose text mentions gold (الذهب), as the page's other two workbooks are not the daily rates.
+const PAGE = '/page/144';
+const GOLD_LINK = /href="([^"]+\.xlsx)"[^>]*>[^<]*الذهب/;
 const ALIASES: Record<string, string> = { 'S.FR': 'CHF', UAE: 'AED', SDR: 'XDR' };
 const LABEL_CODE = /(?:^|[^A-Za-z.])(S\.FR|[A-Z]{3})\s*$/;
 // Gold per ounce has its own column group in older sheets: a commodity price, typed partly as text
@@ -113,7 +114,7 @@ export const source: Source = {
   schedule: '*/30 10-12 * * 0-4',
   // No documented time; the start of the observed poll window, 10:00 UTC (13:00 in Baghdad, UTC+3).
   publishedAtUtc: '10:00:00',
-  feedUrl: `https://cbi.iq/${WORKBOOK}`,
+  feedUrl: `https://cbi.iq${PAGE}`,
   baseUrl: 'https://cbi.iq',
   // No terms of use are published; the page that links the workbooks stands in.
   termsUrl: 'https://cbi.iq/page/144',
@@ -150,8 +151,13 @@ export const source: Source = {
     if (observations.length === 0) fail(`${payload.name} holds no rates`);
     return observations;
   },
+  // Page 144 first, for the current workbook's name; the workbook holds the whole history.
   requests(_window, ctx: RequestContext): FeedRequest[] {
-    // The workbook holds the whole history; there is no date filter.
-    return [{ url: `${ctx.base}/${WORKBOOK}` }];
+    return [{ url: `${ctx.base}${PAGE}`, follow: true }];
+  },
+  follow(page: FollowedPage, _window, ctx: RequestContext): FeedRequest[] {
+    const link = GOLD_LINK.exec(page.body.toString('utf8'))?.[1];
+    if (link === undefined) fail(`${page.name} links no daily-rates workbook (no link mentioning gold)`);
+    return [{ url: linkOn(link, page, source.baseUrl, ctx) }];
   },
 };

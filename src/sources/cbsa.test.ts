@@ -76,16 +76,27 @@ describe('CBSA recorded payloads', { skip }, () => {
     assert.equal(rate(book, '2015-06-30', 'USD'), '0.38996');
   });
 
-  test('requests the daily page and reads what a feed server sends back', async () => {
+  test('follows the daily page to the history workbook it links, which holds the page\'s figures too', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
-    assert.deepEqual(requests, [{ url: 'http://127.0.0.1:1/daily-exchange-rates' }]);
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    const base = 'http://127.0.0.1:1';
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}/daily-exchange-rates`, follow: true }]);
+    const page = { name: 'page', url: `${base}/daily-exchange-rates`, body: readFileSync(new URL(PAGE, DIR)) };
+    const requests = source.follow!(page, window, { base });
+    assert.deepEqual(requests, [{ url: `${base}/media/Historical-Daily-Rates-June032026.xlsx` }]);
+    assert.ok(source.accepts(requests[0]!.url));
+    assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html><body>Units of Foreign Currency per ST1.00</body></html>') }, window, { base }), /links no Historical-Daily-Rates workbook/);
 
-    const server = await startFeedServer({ '/daily-exchange-rates': { body: readFileSync(new URL(PAGE, DIR)), contentType: 'text/html; charset=UTF-8' } });
+    const server = await startFeedServer({
+      '/daily-exchange-rates': { body: readFileSync(new URL(PAGE, DIR)), contentType: 'text/html; charset=UTF-8' },
+      '/media/Historical-Daily-Rates-June032026.xlsx': { body: readFileSync(new URL(BOOK, DIR)) },
+    });
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
-      assert.deepEqual(payloads.flatMap((p) => source.parse(p) as Observation[]), parseFile(PAGE));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/daily-exchange-rates', '/media/Historical-Daily-Rates-June032026.xlsx']);
+      const obs = payloads.flatMap((p) => source.parse(p) as Observation[]);
+      assert.deepEqual(obs, parseFile(BOOK));
+      // Nothing is lost by not reading the page: its figures are the workbook's last day.
+      for (const o of parseFile(PAGE)) assert.deepEqual(obs.find((x) => x.date === o.date && x.quote === o.quote), o);
     } finally {
       await server.close();
     }

@@ -3,7 +3,8 @@
 // "Units of Foreign Currency per ST1.00", i.e. indirect: foreign units per 1 WST.
 import * as XLSX from '@e965/xlsx';
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { linkOn } from './follow.js';
 import { decimalOf, failFor } from './read.js';
 
 const CODE = 'CBSA';
@@ -14,6 +15,7 @@ const NAME = new RegExp(`(^|[/-])daily-exchange-rates(/?|-\\d{4}-\\d{2}-\\d{2}\\
 // The page states no date; the workbook it links is named after the day it runs to (…-June032026.xlsx),
 // whose last row holds the page's figures.
 const LINKED_DAY = new RegExp(`Historical${SEP}Daily${SEP}Rates${SEP}([A-Za-z]{3,9})${SEP}(\\d{1,2})${SEP}(\\d{4})[^"'/]*\\.xlsx`, 'i');
+const WORKBOOK_LINK = new RegExp(`href="([^"]*Historical${SEP}Daily${SEP}Rates[^"/]*\\.xlsx)"`, 'i');
 const PER_TALA = /Units of Foreign Currency per ST\s?1\.00/i;
 const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'];
 // Column labels without "TALA" and "/": 2008 and 2013 on write TALA/USD, 2009–2012 US/TALA, yet the
@@ -143,10 +145,14 @@ export const source: Source = {
     const isZip = payload.body.subarray(0, 4).equals(ZIP);
     return isZip ? parseWorkbook(payload.body, payload.name) : parsePage(payload.body.toString('utf8'), payload.name);
   },
+  // The page first: it has only today's rates, and links the history workbook (whose name changes
+  // every day) that holds them too, as its last row, with every day before: backfill included.
   requests(_window, ctx: RequestContext): FeedRequest[] {
-    // The page has only today's rates. The history workbook's name changes every day and is known
-    // only from the page, a two-step fetch the request contract cannot express: it is read through
-    // --from-dir imports.
-    return [{ url: `${ctx.base}/daily-exchange-rates` }];
+    return [{ url: `${ctx.base}/daily-exchange-rates`, follow: true }];
+  },
+  follow(page: FollowedPage, _window, ctx: RequestContext): FeedRequest[] {
+    const link = WORKBOOK_LINK.exec(page.body.toString('utf8'))?.[1];
+    if (link === undefined) fail(`${page.name} links no Historical-Daily-Rates workbook`);
+    return [{ url: linkOn(link, page, source.baseUrl, ctx) }];
   },
 };

@@ -1,7 +1,12 @@
-// Fetching one source: its pure request list, sent through the shared client, in order. Each
-// payload keeps the URL (or the request's name) so that `parse` sees what it was asked for.
+// Fetching one source: its pure request list, sent through the shared client, in order. A request
+// marked `follow` fetches a step (an index page, a form page with its token) that the source's
+// pure `follow` turns into the next requests; every other answer is a payload for `parse`, and keeps
+// the URL (or the request's name) so that `parse` sees what it was asked for.
 import { HttpError, type HttpClient } from './http.js';
-import type { FetchWindow, Payload, RequestContext, Source } from './types.js';
+import type { FeedRequest, FetchWindow, Payload, RequestContext, Source } from './types.js';
+
+/** Pages followed in a row before the next requests; no feed we know needs more than two. */
+export const MAX_FOLLOW_DEPTH = 3;
 
 /**
  * What the feeds last said about each URL (ETag, Last-Modified), so the next poll can ask "only if
@@ -21,19 +26,48 @@ export class ConditionalCache {
   }
 }
 
+/** The `cookie` header a next request sends: the one this request sent, updated by Set-Cookie. */
+export function nextCookie(sent: string | undefined, setCookie: readonly string[] = []): string | undefined {
+  const jar = new Map<string, string>();
+  for (const pair of (sent ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  for (const line of setCookie) {
+    const pair = line.split(';', 1)[0]!;
+    const at = pair.indexOf('=');
+    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  return jar.size > 0 ? [...jar].map(([k, v]) => `${k}=${v}`).join('; ') : undefined;
+}
+
 export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache): Promise<Payload[]> {
   const payloads: Payload[] = [];
-  for (const request of source.requests(window, ctx)) {
-    const conditional = cache && (request.method ?? 'GET') === 'GET' ? cache.headersFor(request.url) : {};
-    try {
-      const response = await http({ ...request, headers: { ...request.headers, ...conditional } });
+  const run = async (requests: FeedRequest[], depth: number): Promise<void> => {
+    for (const request of requests) {
+      // A step's body is needed every time: a 304 would leave nothing to follow.
+      const conditional = cache && !request.follow && (request.method ?? 'GET') === 'GET' ? cache.headersFor(request.url) : {};
+      let response;
+      try {
+        response = await http({ ...request, headers: { ...request.headers, ...conditional } });
+      } catch (err) {
+        if (request.optional && err instanceof HttpError && err.status === 404) continue;
+        throw err;
+      }
+      const name = request.name ?? request.url;
+      if (request.follow) {
+        if (!source.follow) throw new Error(`${source.code}: ${name} is a page to follow, but the source has no follow step`);
+        if (depth >= MAX_FOLLOW_DEPTH) throw new Error(`${source.code}: more than ${MAX_FOLLOW_DEPTH} pages followed in a row at ${name}`);
+        const cookie = nextCookie(request.headers?.cookie, response.setCookie);
+        const page = { name, url: request.url, body: response.body, ...(cookie ? { cookie } : {}) };
+        await run(source.follow(page, window, ctx), depth + 1);
+        continue;
+      }
       if (response.status === 304) continue;
       cache?.remember(request.url, response);
-      payloads.push({ name: request.name ?? request.url, body: response.body });
-    } catch (err) {
-      if (request.optional && err instanceof HttpError && err.status === 404) continue;
-      throw err;
+      payloads.push({ name, body: response.body });
     }
-  }
+  };
+  await run(source.requests(window, ctx), 0);
   return payloads;
 }

@@ -29,6 +29,8 @@ export interface HttpResponse {
   status: number;
   etag?: string;
   lastModified?: string;
+  /** The answer's Set-Cookie headers, for feeds whose form wants the session of the page it came from. */
+  setCookie?: string[];
 }
 
 export type HttpClient = (request: FeedRequest) => Promise<HttpResponse>;
@@ -60,12 +62,15 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
         const validators = {
           ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}),
           ...(res.headers.get('last-modified') ? { lastModified: res.headers.get('last-modified')! } : {}),
+          ...(res.headers.getSetCookie().length > 0 ? { setCookie: res.headers.getSetCookie() } : {}),
         };
         if (res.ok) return { status, body: Buffer.from(await res.arrayBuffer()), ...validators };
         if (status === 304) return { status, body: Buffer.alloc(0), ...validators };
         await res.body?.cancel();
         problem = `HTTP ${status} from ${shown}`;
-        const after = Number(res.headers.get('retry-after'));
+        // Only a Retry-After the feed sent: Number(null) is 0, which would retry with no backoff at all.
+        const header = res.headers.get('retry-after');
+        const after = header === null || header.trim() === '' ? NaN : Number(header);
         if (Number.isFinite(after) && after >= 0 && after <= 60) retryAfterMs = after * 1000;
         if (!RETRYABLE(status)) throw new HttpError(shown, status, problem);
       } catch (err) {

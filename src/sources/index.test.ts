@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { Cron } from 'croner';
 import { BANK_ALIASES, SOURCES, sourceByCode } from './index.js';
 
-const HELPERS = new Set(['index', 'types', 'read', 'fetch', 'http', 'unzip']);
+const HELPERS = new Set(['index', 'types', 'read', 'fetch', 'follow', 'http', 'unzip']);
 
 test('every adapter file is registered, in code order, once', () => {
   const files = readdirSync(new URL('.', import.meta.url))
@@ -38,7 +38,9 @@ test('every source builds requests on its base URL that it accepts', () => {
     assert.ok(requests.length > 0, s.code);
     for (const r of requests) {
       assert.ok(r.url.startsWith('http://127.0.0.1:9'), `${s.code}: ${r.url} ignores the base URL`);
-      assert.ok(s.accepts(r.name ?? r.url), `${s.code} does not accept its own request ${r.name ?? r.url}`);
+      // A page to follow goes to the source's follow step, not to parse.
+      if (r.follow) assert.equal(typeof s.follow, 'function', `${s.code}: ${r.url} is to be followed, but the source has no follow step`);
+      else assert.ok(s.accepts(r.name ?? r.url), `${s.code} does not accept its own request ${r.name ?? r.url}`);
     }
   }
 });

@@ -85,38 +85,60 @@ ${table ? `<table class="table table-striped table-no-bordered table-lg" cellspa
 });
 
 describe('INDO requests', () => {
-  test('one form post per currency for the whole window', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' });
+  const FORM = readFileSync(new URL('./testdata/INDO-form.html', import.meta.url));
+  const base = 'http://127.0.0.1:1';
+  const formPage = { name: `${base}${PATH}`, url: `${base}${PATH}`, body: FORM, cookie: 'ASP.NET_SessionId=s1' };
+
+  test('first the form page, to be followed', () => {
+    assert.deepEqual(source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base, key: 'k' }), [{ url: `${base}${PATH}`, follow: true }]);
+  });
+
+  test('follows the form page with one postback per currency carrying its tokens and cookie', () => {
+    const requests = source.follow!(formPage, { from: '2026-03-02', to: '2026-03-06' }, { base });
     assert.equal(requests.length, 25);
     const [first] = requests;
     assert.deepEqual({ ...first, body: undefined }, {
-      url: `http://127.0.0.1:1${PATH}`,
-      name: `http://127.0.0.1:1${PATH}#AED`,
+      url: `${base}${PATH}`,
+      name: `${base}${PATH}#AED`,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `http://127.0.0.1:1${PATH}` },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${base}${PATH}`, cookie: 'ASP.NET_SessionId=s1' },
       body: undefined,
     });
-    assert.deepEqual([...new URLSearchParams(first!.body)], [
-      [`${FIELD}ddlmatauang1`, 'AED  '],
-      [`${FIELD}txtFrom`, '02-Mar-2026'],
-      [`${FIELD}txtTo`, '06-Mar-2026'],
-      [`${FIELD}txtTanggal`, ''],
-      [`${FIELD}btnSearch1`, 'Search'],
-      [`${FIELD}hidSourceID`, 'ctl00_PlaceHolderMain_g_6c89d4ad_107f_437d_bd54_8fda17b556bf_ctl00_btnSearch1'],
-    ]);
+    const form = new URLSearchParams(first!.body);
+    assert.equal(form.get('__VIEWSTATE'), '/wEPDwUBMA9kFgJmD2QWAg-test-viewstate-INDO');
+    assert.equal(form.get('__EVENTVALIDATION'), '/wEdAAvM6kKh-test-eventvalidation-INDO');
+    assert.equal(form.get('__REQUESTDIGEST'), '0xTEST0DIGEST0INDO,23 Nov 2026 03:00:00 -0000');
+    assert.equal(form.get(`${FIELD}ddlmatauang1`), 'AED  ');
+    assert.equal(form.get(`${FIELD}txtFrom`), '02-Mar-2026');
+    assert.equal(form.get(`${FIELD}txtTo`), '06-Mar-2026');
+    assert.equal(form.get(`${FIELD}btnSearch1`), 'Search');
+    // The hidden source field is the page's own, filled in, not sent twice.
+    assert.deepEqual(form.getAll(`${FIELD}hidSourceID`), ['ctl00_PlaceHolderMain_g_6c89d4ad_107f_437d_bd54_8fda17b556bf_ctl00_btnSearch1']);
     assert.deepEqual(requests.map((r) => r.name!.split('#')[1]).slice(-3), ['THB', 'USD', 'VND']);
-    assert.ok(requests.every((r) => source.accepts(r.name ?? r.url)));
+    assert.ok(requests.every((r) => source.accepts(r.name ?? r.url) && !r.follow));
   });
 
-  test('round trip through the local feed server', { skip }, async () => {
+  test('refuses to follow a page without the form tokens', () => {
+    const error = { ...formPage, body: Buffer.from('<!DOCTYPE html><html><body>Sorry, something went wrong</body></html>') };
+    assert.throws(() => source.follow!(error, { from: '2026-03-02', to: '2026-03-06' }, { base }), /not the transaction-rate form/);
+  });
+
+  test('round trip through the local feed server: GET the form, then post it back', { skip }, async () => {
     const body = readFileSync(new URL(FILE, DIR));
-    const server = await startFeedServer({ [PATH]: { body, contentType: 'text/html; charset=utf-8' } });
+    const server = await startFeedServer((_path, req) =>
+      req.method === 'GET'
+        ? { body: FORM, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': 'ASP.NET_SessionId=abc; path=/; HttpOnly' } }
+        : // Like the bank, a postback without the page's ViewState or session gets an error page.
+          new URLSearchParams(req.body).get('__VIEWSTATE') && req.headers.cookie === 'ASP.NET_SessionId=abc'
+          ? { body, contentType: 'text/html; charset=utf-8' }
+          : { status: 403, body: 'no session' },
+    );
     try {
       const window = { from: '2026-03-02', to: '2026-03-06' };
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(payloads.length, 25);
-      assert.ok(server.requests.every((r) => r.method === 'POST'));
-      assert.equal(new URLSearchParams(server.requests[0]!.body).get(`${FIELD}ddlmatauang1`), 'AED  ');
+      assert.deepEqual(server.requests.map((r) => r.method), ['GET', ...Array(25).fill('POST')]);
+      assert.equal(new URLSearchParams(server.requests[1]!.body).get(`${FIELD}ddlmatauang1`), 'AED  ');
       assert.equal(payloads[0]!.name, `${server.url}${PATH}#AED`);
       assert.deepEqual(source.parse(payloads[0]!), parseFile(FILE));
     } finally {

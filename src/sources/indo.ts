@@ -3,7 +3,8 @@
 // BI publishes no mid here; its middle rate (kurs tengah) is the average of sell and buy.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
 import { Decimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, decodeText, failFor, unitOf } from './read.js';
 
 const CODE = 'INDO';
@@ -85,25 +86,31 @@ export const source: Source = {
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },
-  // One form post per currency for the whole window. The live page also wants the __VIEWSTATE,
-  // __EVENTVALIDATION and __REQUESTDIGEST tokens and cookie of a preceding GET, which a pure request
-  // list cannot carry: see the report on the contract.
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    const url = `${ctx.base}${PATH}`;
+  // The form page first: its postback wants the page's __VIEWSTATE, __EVENTVALIDATION and
+  // __REQUESTDIGEST and the session cookie (see follow).
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${PATH}`, follow: true }];
+  },
+  // One postback per currency for the whole window, each carrying every hidden field of the page.
+  follow(page: FollowedPage, window: FetchWindow): FeedRequest[] {
+    const html = decodeText(page.body);
+    const hidden = hiddenFields(html, 'form#aspnetForm');
+    const names = new Set(hidden.map(([n]) => n));
+    // Without the tokens (an error page, a changed site) the posts could only fail one by one.
+    if (!names.has('__VIEWSTATE') || !names.has('__EVENTVALIDATION') || !html.includes(`${FIELD}txtFrom`)) {
+      fail(`${page.name} is not the transaction-rate form (no ViewState, EventValidation or date fields)`);
+    }
     return CURRENCIES.map((ccy) => ({
-      url,
-      name: `${url}#${ccy}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url },
-      body: new URLSearchParams({
+      ...postBack(page, page.url, [
         // The drop-down's values are codes padded to five characters ("AED  ").
-        [`${FIELD}ddlmatauang1`]: ccy.padEnd(5, ' '),
-        [`${FIELD}txtFrom`]: formDate(window.from),
-        [`${FIELD}txtTo`]: formDate(window.to),
-        [`${FIELD}txtTanggal`]: '',
-        [`${FIELD}btnSearch1`]: 'Search',
-        [`${FIELD}hidSourceID`]: `${FIELD.replaceAll('$', '_')}btnSearch1`,
-      }).toString(),
+        [`${FIELD}ddlmatauang1`, ccy.padEnd(5, ' ')],
+        [`${FIELD}txtFrom`, formDate(window.from)],
+        [`${FIELD}txtTo`, formDate(window.to)],
+        [`${FIELD}txtTanggal`, ''],
+        [`${FIELD}btnSearch1`, 'Search'],
+        [`${FIELD}hidSourceID`, `${FIELD.replaceAll('$', '_')}btnSearch1`],
+      ], hidden),
+      name: `${page.url}#${ccy}`,
     }));
   },
 };

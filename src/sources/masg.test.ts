@@ -96,39 +96,62 @@ describe('MASG edge cases', () => {
 });
 
 describe('MASG requests', () => {
-  test('one form post per calendar year, daily, every currency ticked', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' });
+  const FORM_PAGE = readFileSync(new URL('./testdata/MASG-form.html', import.meta.url));
+  const base = 'http://127.0.0.1:1';
+  const formPage = { name: `${base}${PATH}`, url: `${base}${PATH}`, body: FORM_PAGE, cookie: 'ASP.NET_SessionId=m1' };
+
+  test('first the form page, to be followed', () => {
+    assert.deepEqual(source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base, key: 'k' }), [{ url: `${base}${PATH}`, follow: true }]);
+  });
+
+  test('follows the form with one postback per calendar year, daily, every currency ticked, tokens and cookie kept', () => {
+    const requests = source.follow!(formPage, { from: '2026-03-02', to: '2026-03-06' }, { base });
     assert.equal(requests.length, 1);
     const [r] = requests;
     assert.deepEqual({ ...r, body: undefined }, {
-      url: `http://127.0.0.1:1${PATH}`,
+      url: `${base}${PATH}`,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `http://127.0.0.1:1${PATH}` },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${base}${PATH}`, cookie: 'ASP.NET_SessionId=m1' },
       body: undefined,
     });
     const form = new URLSearchParams(r!.body);
+    assert.equal(form.get('__VIEWSTATE'), '/wEPDwUKLTEzNjQ2-test-viewstate-MASG');
+    assert.equal(form.get('__EVENTVALIDATION'), '/wEdAFSK3fWJ-test-eventvalidation-MASG');
     assert.deepEqual(
       ['StartYearDropDownList', 'StartMonthDropDownList', 'EndYearDropDownList', 'EndMonthDropDownList', 'FrequencyDropDownList', 'DownloadButton'].map((f) => form.get(FORM + f)),
       ['2026', '3', '2026', '3', 'D', 'Download'],
     );
+    // The page's 3 per-unit and 18 per-100 boxes; the Display button is not pressed.
     assert.equal([...form.keys()].filter((k) => k.includes('CheckBoxList$')).length, 21);
+    assert.equal(form.get(`${FORM}DisplayButton`), null);
     assert.ok(requests.every((x) => source.accepts(x.name ?? x.url)));
-    const years = source.requests({ from: '2024-11-15', to: '2026-02-01' }, { base: 'http://h' }).map((x) => {
+    const years = source.follow!(formPage, { from: '2024-11-15', to: '2026-02-01' }, { base: 'http://h' }).map((x) => {
       const f = new URLSearchParams(x.body);
       return `${f.get(`${FORM}StartYearDropDownList`)}-${f.get(`${FORM}StartMonthDropDownList`)}..${f.get(`${FORM}EndYearDropDownList`)}-${f.get(`${FORM}EndMonthDropDownList`)}`;
     });
     assert.deepEqual(years, ['2024-11..2024-12', '2025-1..2025-12', '2026-1..2026-2']);
   });
 
-  test('round trip through the local feed server', { skip }, async () => {
+  test('refuses to follow a page without the form', () => {
+    const error = { ...formPage, body: Buffer.from('<html><body>Service Unavailable</body></html>') };
+    assert.throws(() => source.follow!(error, { from: '2026-03-02', to: '2026-03-06' }, { base }), /not the exchange-rate form/);
+  });
+
+  test('round trip through the local feed server: GET the form, then post it back', { skip }, async () => {
     const body = readFileSync(new URL(FILE, DIR));
-    const server = await startFeedServer({ [PATH]: { body, contentType: 'text/csv; charset=utf-8' } });
+    const server = await startFeedServer((_path, req) =>
+      req.method === 'GET'
+        ? { body: FORM_PAGE, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': 'ASP.NET_SessionId=xyz; path=/; HttpOnly' } }
+        : new URLSearchParams(req.body).get('__EVENTVALIDATION') && req.headers.cookie === 'ASP.NET_SessionId=xyz'
+          ? { body, contentType: 'text/csv; charset=utf-8' }
+          : { status: 403, body: 'no session' },
+    );
     try {
       const window = { from: '2026-03-02', to: '2026-03-06' };
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(payloads.length, 1);
-      assert.equal(server.requests[0]!.method, 'POST');
-      assert.equal(new URLSearchParams(server.requests[0]!.body).get(`${FORM}FrequencyDropDownList`), 'D');
+      assert.deepEqual(server.requests.map((r) => r.method), ['GET', 'POST']);
+      assert.equal(new URLSearchParams(server.requests[1]!.body).get(`${FORM}FrequencyDropDownList`), 'D');
       assert.deepEqual(source.parse(payloads[0]!), parseFile(FILE));
     } finally {
       await server.close();

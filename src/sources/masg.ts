@@ -1,7 +1,9 @@
 // Monetary Authority of Singapore, Monthly Statistical Bulletin exchange rates: the daily CSV export
 // of an ASP.NET form. S$ per 1 unit (EUR, GBP, USD) or per 100 units (the rest); the multiplier is
 // only stated in each column header ("S$ Per 100 Units of Japanese Yen"). Figures are as of noon.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { parse as parseHtml } from 'node-html-parser';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, decodeText, failFor } from './read.js';
 
 const CODE = 'MASG';
@@ -90,25 +92,33 @@ export const source: Source = {
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },
-  // One form post per calendar year. The live form also wants the __VIEWSTATE, __EVENTVALIDATION and
-  // cookie of a preceding GET, which a pure request list cannot carry: see the report on the contract.
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    const url = `${ctx.base}${PATH}`;
+  // The form page first: the CSV export is its postback, wanting its __VIEWSTATE and
+  // __EVENTVALIDATION and the session cookie (see follow).
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${PATH}`, follow: true }];
+  },
+  // One postback per calendar year, daily, with every currency box the page offers ticked.
+  follow(page: FollowedPage, window: FetchWindow): FeedRequest[] {
+    const root = parseHtml(decodeText(page.body));
+    const hidden = hiddenFields(root.toString(), 'form');
+    const boxes = root
+      .querySelectorAll('input[type=checkbox]')
+      .map((b) => b.getAttribute('name') ?? '')
+      .filter((n) => n.startsWith(`${FORM}EndOfPeriodPerUnitCheckBoxList$`) || n.startsWith(`${FORM}EndOfPeriodPer100UnitsCheckBoxList$`));
+    if (!hidden.some(([n]) => n === '__VIEWSTATE') || boxes.length === 0) fail(`${page.name} is not the exchange-rate form (no ViewState or currency boxes)`);
     const [fromYear, toYear] = [Number(window.from.slice(0, 4)), Number(window.to.slice(0, 4))];
     const requests: FeedRequest[] = [];
     for (let year = fromYear; year <= toYear; year++) {
-      const form = new URLSearchParams({
-        [`${FORM}StartYearDropDownList`]: String(year),
-        [`${FORM}StartMonthDropDownList`]: year === fromYear ? String(Number(window.from.slice(5, 7))) : '1',
-        [`${FORM}EndYearDropDownList`]: String(year),
-        [`${FORM}EndMonthDropDownList`]: year === toYear ? String(Number(window.to.slice(5, 7))) : '12',
-        [`${FORM}FrequencyDropDownList`]: 'D',
-      });
-      // Tick every currency: the three per-unit boxes and the eighteen per-100 ones.
-      for (let b = 0; b < 3; b++) form.append(`${FORM}EndOfPeriodPerUnitCheckBoxList$${b}`, 'on');
-      for (let b = 0; b < 18; b++) form.append(`${FORM}EndOfPeriodPer100UnitsCheckBoxList$${b}`, 'on');
-      form.append(`${FORM}DownloadButton`, 'Download');
-      requests.push({ url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url }, body: form.toString() });
+      const fields: [string, string][] = [
+        [`${FORM}StartYearDropDownList`, String(year)],
+        [`${FORM}StartMonthDropDownList`, year === fromYear ? String(Number(window.from.slice(5, 7))) : '1'],
+        [`${FORM}EndYearDropDownList`, String(year)],
+        [`${FORM}EndMonthDropDownList`, year === toYear ? String(Number(window.to.slice(5, 7))) : '12'],
+        [`${FORM}FrequencyDropDownList`, 'D'],
+        ...boxes.map((b): [string, string] => [b, 'on']),
+        [`${FORM}DownloadButton`, 'Download'],
+      ];
+      requests.push(postBack(page, page.url, fields, hidden));
     }
     return requests;
   },

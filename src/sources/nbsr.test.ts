@@ -13,6 +13,7 @@ const DIR = new URL('../../../shared/fixtures/sources/NBSR/', import.meta.url);
 const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
 const LISTS = ['foreign-cash', 'foreign-exchange', 'middle'].map((list) => `nbs-kursna-lista-252-2015-12-31-${list}.xml`);
 const [CASH, EXCHANGE, MIDDLE] = LISTS as [string, string, string];
+const FORM = new URL('./testdata/NBSR-form.html', import.meta.url);
 
 const parse = (body: string) => source.parse({ name: 'kursnaListaModul/naZeljeniDan.faces?date=2015-12-31', body: Buffer.from(body) }) as Observation[];
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
@@ -58,27 +59,38 @@ describe('NBSR recorded payloads', { skip }, () => {
     for (const o of [...exchange, ...cash]) assert.deepEqual(o, middle.find((m) => m.quote === o.quote), o.quote);
   });
 
-  test('posts the form for the middle list per business day and reads what a feed server sends back', async () => {
+  test('reads the form page, then posts it for the middle list per business day with its ViewState and cookie', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
+    const base = 'http://127.0.0.1:1';
+    const url = `${base}/kursnaListaModul/naZeljeniDan.faces`;
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url, follow: true }]);
+    const page = { name: url, url, body: readFileSync(FORM), cookie: 'JSESSIONID=j1' };
+    const requests = source.follow!(page, window, { base });
     assert.equal(requests.length, 5);
     assert.deepEqual(requests[0], {
-      url: 'http://127.0.0.1:1/kursnaListaModul/naZeljeniDan.faces',
-      name: 'http://127.0.0.1:1/kursnaListaModul/naZeljeniDan.faces?date=2026-03-02',
+      url,
+      name: `${url}?date=2026-03-02`,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'index%3AbrKursneListe%3A=&index%3Ayear=2026&index%3AinputCalendar1=02%2F03%2F2026&index%3Avrsta=3&index%3Aprikaz=3&index%3AbuttonShow=Show&index=index&javax.faces.ViewState=',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url, cookie: 'JSESSIONID=j1' },
+      body: 'index=index&javax.faces.ViewState=H4sIAAAAAAAAAK1Wz2-test-viewstate-NBSR&index%3AbrKursneListe%3A=&index%3Ayear=2026&index%3AinputCalendar1=02%2F03%2F2026&index%3Avrsta=3&index%3Aprikaz=3&index%3AbuttonShow=Show',
     });
     assert.deepEqual(requests.map((r) => new URLSearchParams(r.body).get('index:inputCalendar1')), ['02/03/2026', '03/03/2026', '04/03/2026', '05/03/2026', '06/03/2026']);
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html><body>ViewExpiredException</body></html>') }, window, { base }), /no exchange-rate form with its ViewState/);
 
-    const server = await startFeedServer({ '/kursnaListaModul/naZeljeniDan.faces': { body: readFileSync(new URL(MIDDLE, DIR)), contentType: 'text/xml' } });
+    const server = await startFeedServer((_path, req) =>
+      req.method === 'GET'
+        ? { body: readFileSync(FORM), contentType: 'text/html;charset=UTF-8', headers: { 'set-cookie': 'JSESSIONID=j2; Path=/kursnaListaModul' } }
+        : new URLSearchParams(req.body).get('javax.faces.ViewState') && req.headers.cookie === 'JSESSIONID=j2'
+          ? { body: readFileSync(new URL(MIDDLE, DIR)), contentType: 'text/xml' }
+          : { status: 500, body: 'javax.faces.application.ViewExpiredException' },
+    );
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.deepEqual(payloads.map((p) => p.name.slice(-10)), ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06']);
       for (const p of payloads) assert.deepEqual(source.parse(p), parseFile(MIDDLE));
-      assert.deepEqual([...new Set(server.requests.map((r) => `${r.method} ${r.url} ${r.headers['content-type']}`))], ['POST /kursnaListaModul/naZeljeniDan.faces application/x-www-form-urlencoded']);
-      assert.match(server.requests[4]!.body, /inputCalendar1=06%2F03%2F2026/);
+      assert.deepEqual(server.requests.map((r) => r.method), ['GET', 'POST', 'POST', 'POST', 'POST', 'POST']);
+      assert.match(server.requests[5]!.body, /inputCalendar1=06%2F03%2F2026/);
     } finally {
       await server.close();
     }

@@ -2,7 +2,8 @@
 // form: the official middle rates (Middle_Rate) and the foreign-exchange and foreign-cash lists
 // (Buying_Rate/Selling_Rate). All are RSD per `Unit` units (JPY, HUF per 100).
 import { Decimal } from '../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from './read.js';
 
 const CODE = 'NBSR';
@@ -69,26 +70,25 @@ export const source: Source = {
     // their euro conversion rates; they are kept as published.
     return items.map((item) => observation(item, date));
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // A JSF form post per business day. Live, it needs the javax.faces.ViewState token (and session
-    // cookie) of a prior GET of the form, a round trip the request contract cannot express yet: the
-    // token is left empty here, and recorded lists are read through --from-dir imports.
+  // The form page first: its postback wants the page's javax.faces.ViewState and session cookie.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}/kursnaListaModul/naZeljeniDan.faces`, follow: true }];
+  },
+  // One postback of the form per business day: the middle list, as XML.
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const hidden = hiddenFields(page.body.toString('utf8'), 'form#index');
+    if (!hidden.some(([name, value]) => name === 'javax.faces.ViewState' && value !== '')) fail(`${page.name} has no exchange-rate form with its ViewState`);
     const url = `${ctx.base}/kursnaListaModul/naZeljeniDan.faces`;
     return windowDays(window, { weekdaysOnly: true }).map((day) => ({
-      url,
+      ...postBack(page, url, [
+        ['index:brKursneListe:', ''],
+        ['index:year', day.slice(0, 4)],
+        ['index:inputCalendar1', toDmy(day, '/')],
+        ['index:vrsta', MIDDLE_LIST],
+        ['index:prikaz', XML_VIEW],
+        ['index:buttonShow', 'Show'],
+      ], hidden),
       name: `${url}?date=${day}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        'index:brKursneListe:': '',
-        'index:year': day.slice(0, 4),
-        'index:inputCalendar1': toDmy(day, '/'),
-        'index:vrsta': MIDDLE_LIST,
-        'index:prikaz': XML_VIEW,
-        'index:buttonShow': 'Show',
-        index: 'index',
-        'javax.faces.ViewState': '',
-      }).toString(),
     }));
   },
 };

@@ -60,28 +60,39 @@ describe('NCAM recorded payloads', { skip }, () => {
     assert.deepEqual([...new Set(obs.map((o) => o.unit))].sort((a, b) => a - b), [1, 100, 1000]);
   });
 
-  test('posts the form per business day and reads what a feed server sends back', async () => {
+  test('reads the form page, then posts it per business day with its token and cookie', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
-    const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     const url = 'http://127.0.0.1:1/english/economic_research/exchange_rate.php';
+    assert.deepEqual(source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' }), [{ url, follow: true }]);
+    const formPage = { name: url, url, body: readFileSync(new URL(FORM, DIR)), cookie: 'PHPSESSID=p1' };
+    const requests = source.follow!(formPage, window, { base: 'http://127.0.0.1:1' });
+    // The token as the recorded page carries it, in the order the recorded post sent the fields.
     assert.deepEqual(
       requests,
       ['02', '03', '04', '05', '06'].map((d) => ({
         url,
         name: `${url}?exdate=2026-03-${d}`,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `exdate=2026-03-${d}&tk=&view=View`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url, cookie: 'PHPSESSID=p1' },
+        body: `exdate=2026-03-${d}&tk=72hrRQfXOMayjp%2Ftt7BTMjX6Euwzifl4QK%2FbVHUhfPo%3D&view=View`,
       })),
     );
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    assert.throws(() => source.follow!({ ...formPage, body: Buffer.from('<html><body>403</body></html>') }, window, { base: 'http://127.0.0.1:1' }), /no exchange-rate form with its tk token/);
 
-    const server = await startFeedServer({ '/english/economic_research/exchange_rate.php': { body: readFileSync(new URL(POSTED, DIR)), contentType: 'text/html' } });
+    const server = await startFeedServer((_path, req) =>
+      req.method === 'GET'
+        ? { body: readFileSync(new URL(FORM, DIR)), contentType: 'text/html', headers: { 'set-cookie': 'PHPSESSID=s9; path=/' } }
+        : new URLSearchParams(req.body).get('tk') === '72hrRQfXOMayjp/tt7BTMjX6Euwzifl4QK/bVHUhfPo=' && req.headers.cookie === 'PHPSESSID=s9'
+          ? { body: readFileSync(new URL(POSTED, DIR)), contentType: 'text/html' }
+          : { status: 403, body: 'bad token' },
+    );
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(payloads.length, 5);
       for (const p of payloads) assert.deepEqual(source.parse(p), parseFile(POSTED));
-      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.body}`)[2], 'POST exdate=2026-03-04&tk=&view=View');
+      assert.deepEqual(server.requests.map((r) => r.method), ['GET', 'POST', 'POST', 'POST', 'POST', 'POST']);
+      assert.equal(new URLSearchParams(server.requests[3]!.body).get('exdate'), '2026-03-04');
     } finally {
       await server.close();
     }

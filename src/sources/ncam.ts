@@ -2,7 +2,8 @@
 // The page states the day ("Exchange Rate on : 2026-05-18"), the official USD rate in a headline
 // ("Official Exchange Rate : 4014 KHR / USD") and a table of KHR per Unit units (Bid, Ask, Average).
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, failFor, unitOf, windowDays } from './read.js';
 
 const CODE = 'NCAM';
@@ -75,17 +76,17 @@ export const source: Source = {
     if (rows.length === 0) fail(`the table of ${date} holds no rates`);
     return [usd, ...rows];
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // One form post per business day. Live, it needs the hidden token `tk` (and session cookie) of a
-    // prior GET of the page, a round trip the request contract cannot express yet: the token is left
-    // empty here, and recorded pages are read through --from-dir imports.
-    const url = `${ctx.base}${PAGE}`;
+  // The page first: its form carries the CSRF token `tk`, valid with the session cookie set alongside.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${PAGE}`, follow: true }];
+  },
+  // One form post per business day, in the form's own field order, with the page's token and cookie.
+  follow(page: FollowedPage, window: FetchWindow): FeedRequest[] {
+    const tk = hiddenFields(page.body.toString('utf8'), 'form#fm-ex').find(([name]) => name === 'tk')?.[1];
+    if (!tk) fail(`${page.name} has no exchange-rate form with its tk token`);
     return windowDays(window, { weekdaysOnly: true }).map((day) => ({
-      url,
-      name: `${url}?exdate=${day}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ exdate: day, tk: '', view: 'View' }).toString(),
+      ...postBack(page, page.url, [['exdate', day], ['tk', tk], ['view', 'View']], []),
+      name: `${page.url}?exdate=${day}`,
     }));
   },
 };

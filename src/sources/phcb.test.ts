@@ -117,26 +117,59 @@ describe('PHCB edge cases', () => {
 });
 
 describe('PHCB requests', () => {
-  test('the newest 100 list items, as JSON', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' });
+  const base = 'http://127.0.0.1:1';
+  const LIST_PATH = "/_api/web/lists/getByTitle('RERB')/items";
+  const listPage = () => ({ name: 'list', url: `${base}${LIST_PATH}?$top=100`, body: readFileSync(new URL(LIST, DIR)) });
+
+  test('the newest 100 list items, as JSON, to follow', () => {
+    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base, key: 'k' });
     assert.deepEqual(requests, [
       {
-        url: "http://127.0.0.1:1/_api/web/lists/getByTitle('RERB')/items?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100",
+        url: `${base}${LIST_PATH}?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100`,
         headers: { accept: 'application/json;odata=verbose' },
+        follow: true,
       },
     ]);
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
-    const body = readFileSync(new URL(LIST, DIR));
-    const server = await startFeedServer({ "/_api/web/lists/getByTitle('RERB')/items": { body, contentType: 'application/json;odata=verbose;charset=utf-8' } });
+  test("follows the list to the window's bulletins, on the base URL", { skip }, () => {
+    const requests = source.follow!(listPage(), { from: '2026-05-27', to: '2026-05-31' }, { base });
+    assert.deepEqual(requests, [
+      { url: `${base}/Lists/RERB/Attachments/2282/29May2026.pdf` },
+      { url: `${base}/Lists/RERB/Attachments/2281/28May2026.pdf` },
+    ]);
+    assert.ok(requests.every((r) => source.accepts(r.url)));
+  });
+
+  test('asks for the next list page while the window reaches past the oldest bulletin listed', { skip }, () => {
+    // The list's oldest item is 2 January 2026: a window from 2025 needs the next page.
+    const requests = source.follow!(listPage(), { from: '2025-12-29', to: '2026-01-05' }, { base });
+    assert.deepEqual(requests.map((r) => r.url.replace(/\?.*/, '')), [
+      `${base}/Lists/RERB/Attachments/2185/05Jan2026.pdf`,
+      `${base}/Lists/RERB/Attachments/2184/02Jan2026.pdf`,
+      `${base}${LIST_PATH}`,
+    ]);
+    assert.equal(requests[2]!.follow, true);
+    assert.match(requests[2]!.url, /skiptoken=Paged%3dTRUE%26p_ID%3d2184/);
+    assert.deepEqual(source.follow!(listPage(), { from: '2026-01-02', to: '2026-01-05' }, { base }).filter((r) => r.follow), []);
+  });
+
+  test('a list answer without results is an error', () => {
+    assert.throws(() => source.follow!({ name: 'list', url: base, body: Buffer.from('{"error":{"code":"-1"}}') }, { from: '2026-05-27', to: '2026-05-31' }, { base }), /no d\.results/);
+  });
+
+  test('round trip through a local feed server: the list, then its bulletins', { skip }, async () => {
+    const server = await startFeedServer({
+      [LIST_PATH]: { body: readFileSync(new URL(LIST, DIR)), contentType: 'application/json;odata=verbose;charset=utf-8' },
+      '/Lists/RERB/Attachments/2281/28May2026.pdf': { body: readFileSync(new URL(MAY28, DIR)), contentType: 'application/pdf' },
+      '/Lists/RERB/Attachments/2282/29May2026.pdf': { body: readFileSync(new URL(MAY29, DIR)), contentType: 'application/pdf' },
+    });
     try {
-      const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
-      assert.equal(payloads.length, 1);
-      assert.deepEqual(payloads[0]!.body, body);
+      const payloads = await fetchSource(source, { from: '2026-05-28', to: '2026-05-29' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(server.requests[0]!.headers.accept, 'application/json;odata=verbose');
-      await assert.rejects(Promise.resolve(source.parse(payloads[0]!)), NoPublication);
+      assert.deepEqual(payloads.map((p) => p.name), [`${server.url}/Lists/RERB/Attachments/2282/29May2026.pdf`, `${server.url}/Lists/RERB/Attachments/2281/28May2026.pdf`]);
+      const obs = (await Promise.all(payloads.map((p) => source.parse(p)))).flat();
+      assert.deepEqual(obs, [...(await parseFile(MAY29)), ...(await parseFile(MAY28))]);
     } finally {
       await server.close();
     }

@@ -2,7 +2,8 @@
 // attached to the SharePoint list "RERB". Kept: the BSP Reference Rate (PHP per USD, the bank's own)
 // and the table's PHIL. PESO EQUIVALENT column, PHP per 1 unit of 31 other currencies.
 import { extractText, getDocumentProxy } from 'unpdf';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { linkOn } from './follow.js';
 import { decimalOf, failFor, isoCode, parseJson } from './read.js';
 
 const CODE = 'PHCB';
@@ -11,6 +12,8 @@ const LIST = "/_api/web/lists/getByTitle('RERB')/items";
 // (…/Lists/RERB/Attachments/<id>/28May2026.pdf live, bsp-RERB-28May2026.pdf recorded).
 const LIST_NAME = /getByTitle\('RERB'\)\/items|(^|[/-])RERB-list-items[^/]*\.json$/;
 const PDF_NAME = /(\/Lists\/RERB\/Attachments\/\d+\/|(^|[/-])RERB-)\d{2}[A-Z][a-z]{2}\d{4}\.pdf$/;
+// SharePoint answers in Atom XML unless asked for JSON.
+const JSON_HEADERS = { accept: 'application/json;odata=verbose' };
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // "16 EUROPEAN MONETARY UNION EURO EUR 1.000000 1.163100 71.6260": no., country and unit, symbol,
 // then the EURO, U.S. DOLLAR and PHIL. PESO equivalents of one unit. Names carry footnote stars.
@@ -69,7 +72,7 @@ function bulletinList(payload: Payload): never {
   const items = doc?.d?.results;
   if (!Array.isArray(items)) fail(`${payload.name} is not a SharePoint list answer (no d.results)`);
   const first = items[0] as { Title?: unknown } | undefined;
-  // Following a link is a second request the contract cannot express yet (see requests()).
+  // Live fetching follows the list to the bulletins (see follow); as a payload it holds no rates.
   throw new NoPublication(CODE, `${payload.name} lists ${items.length} bulletins (newest ${String(first?.Title)}) and holds no rates`);
 }
 
@@ -95,16 +98,32 @@ export const source: Source = {
     if (LIST_NAME.test(payload.name)) bulletinList(payload);
     return bulletin(await pdfText(payload), payload.name);
   },
-  // The newest 100 bulletins of the list. Each PDF's address holds the list item's id, known only
-  // from this answer, so fetching the bulletins needs a second, dependent request that the contract
-  // has no way to express yet; recorded bulletins and --from-dir imports are read in full.
+  // The newest 100 items of the bulletin list first: each PDF's address holds the list item's id,
+  // known only from this answer (see follow).
   requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    return [
-      {
-        url: `${ctx.base}${LIST}?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100`,
-        // SharePoint answers in Atom XML unless asked for JSON.
-        headers: { accept: 'application/json;odata=verbose' },
-      },
-    ];
+    return [{ url: `${ctx.base}${LIST}?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100`, headers: JSON_HEADERS, follow: true }];
+  },
+  // The window's bulletins from the list, and the list's next page while its oldest bulletin is
+  // still inside the window (the list runs newest first).
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const doc = parseJson(CODE, page.name, page.body.toString('utf8')) as { d?: { results?: unknown; __next?: unknown } };
+    const items = doc?.d?.results;
+    if (!Array.isArray(items)) fail(`${page.name} is not a SharePoint list answer (no d.results)`);
+    const out: FeedRequest[] = [];
+    let oldest = '9999-12-31';
+    for (const item of items as { AttachmentFiles?: { results?: { FileName?: unknown; ServerRelativeUrl?: unknown }[] } }[]) {
+      for (const file of item.AttachmentFiles?.results ?? []) {
+        const m = typeof file.FileName === 'string' ? /^(\d{2})([A-Z][a-z]{2})(\d{4})\.pdf$/.exec(file.FileName) : null;
+        const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+        // An attachment not named after its day is not a bulletin this adapter reads (PDF_NAME).
+        if (!m || month === 0 || typeof file.ServerRelativeUrl !== 'string') continue;
+        const date = `${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
+        if (date < oldest) oldest = date;
+        if (date >= window.from && date <= window.to) out.push({ url: linkOn(file.ServerRelativeUrl, page, source.baseUrl, ctx) });
+      }
+    }
+    const next = doc.d!.__next;
+    if (typeof next === 'string' && oldest > window.from) out.push({ url: linkOn(next, page, source.baseUrl, ctx), headers: JSON_HEADERS, follow: true });
+    return out;
   },
 };

@@ -106,20 +106,38 @@ describe('RBFJ edge cases', () => {
 });
 
 describe('RBFJ requests', () => {
-  test('the statistics hub, whatever the window', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' });
-    assert.deepEqual(requests, [{ url: 'http://127.0.0.1:1/statistics/economic-and-financial-statistics/' }]);
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
+  const base = 'http://127.0.0.1:1';
+  test('the statistics hub to follow, whatever the window', () => {
+    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base, key: 'k' });
+    assert.deepEqual(requests, [{ url: `${base}/statistics/economic-and-financial-statistics/`, follow: true }]);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
-    const body = readFileSync(new URL(HUB, DIR));
-    const server = await startFeedServer({ '/statistics/economic-and-financial-statistics/': { body, contentType: 'text/html; charset=UTF-8' } });
+  test('follows the recorded hub to the workbook it links, moved onto the base URL', { skip }, () => {
+    const page = { name: 'hub', url: `${base}/statistics/economic-and-financial-statistics/`, body: readFileSync(new URL(HUB, DIR)) };
+    const requests = source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base });
+    assert.deepEqual(requests, [{ url: `${base}/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx` }]);
+    assert.ok(source.accepts(requests[0]!.url));
+  });
+
+  test('a hub without the workbook link is an error, not an empty fetch', () => {
+    const page = { name: 'hub', url: `${base}/statistics/economic-and-financial-statistics/`, body: Buffer.from('<html><body><a href="/x.pdf">x</a></body></html>') };
+    assert.throws(() => source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base }), /links no 8\.8-Exchange-Rates-Daily workbook/);
+  });
+
+  test('round trip through a local feed server: the hub, then the workbook it links', { skip }, async () => {
+    const hub = readFileSync(new URL(HUB, DIR));
+    const book = readFileSync(new URL(BOOK, DIR));
+    const server = await startFeedServer({
+      '/statistics/economic-and-financial-statistics/': { body: hub, contentType: 'text/html; charset=UTF-8' },
+      '/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx': { body: book },
+    });
     try {
       const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/statistics/economic-and-financial-statistics/', '/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx']);
       assert.equal(payloads.length, 1);
-      assert.deepEqual(payloads[0]!.body, body);
-      assert.throws(() => source.parse(payloads[0]!), (err: unknown) => err instanceof NoPublication && err.message.endsWith(LINKED));
+      assert.equal(payloads[0]!.name, `${server.url}/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx`);
+      assert.ok(payloads[0]!.body.equals(book));
+      assert.ok(source.accepts(payloads[0]!.name));
     } finally {
       await server.close();
     }

@@ -2,7 +2,8 @@
 // SDR | STG | YEN | CHF | A$ | NZ$ | US$ | EURO, quoted the indirect way: foreign units per 1 FJD.
 // The workbook's address changes with every upload; the statistics hub page links the current one.
 import { read, SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { linkOn } from './follow.js';
 import { decimalOf, failFor } from './read.js';
 
 const CODE = 'RBFJ';
@@ -82,9 +83,13 @@ export const source: Source = {
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;
   },
-  // The hub, whose link gives the current workbook (see parse). Recorded workbooks and --from-dir
-  // imports are read in full; live polling needs the contract to follow that link.
+  // The hub first: the workbook's address changes with every upload, and the hub links the current one.
   requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    return [{ url: `${ctx.base}${HUB}` }];
+    return [{ url: `${ctx.base}${HUB}`, follow: true }];
+  },
+  follow(page: FollowedPage, _window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const link = LINK.exec(page.body.toString('utf8'))?.[1];
+    if (link === undefined) fail(`${page.name} links no 8.8-Exchange-Rates-Daily workbook`);
+    return [{ url: linkOn(link, page, source.baseUrl, ctx) }];
   },
 };

@@ -90,26 +90,45 @@ describe('TANZ edge cases', () => {
 });
 
 describe('TANZ requests', () => {
-  test('one form post for the window, dates as mm/dd/yyyy', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' });
+  const base = 'http://127.0.0.1:1';
+  const url = `${base}/ExchangeRate/previous_rates`;
+  const TOKEN = 'UKpeENBCz_cNJj7nXTWNgrh2X-lgJkJn5tIbhwdkKWCZOqUlpsGBmUIKscyojoUg43A5ObOTCgu4aH4ZU3yeyHBMOGOqlXiNCkLjakOvNMI1';
+
+  test('first the form page, to be followed', () => {
+    assert.deepEqual(source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base, key: 'k' }), [{ url, follow: true }]);
+  });
+
+  // The recorded answer renders the same form as the page a GET returns, token included.
+  test('follows the form with one post for the window, dates as mm/dd/yyyy, token and cookie kept', { skip }, () => {
+    const page = { name: url, url, body: readFileSync(new URL(FILE, DIR)), cookie: '__RequestVerificationToken=c1' };
+    const requests = source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base });
     assert.deepEqual(requests, [
       {
-        url: 'http://127.0.0.1:1/ExchangeRate/previous_rates',
+        url,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: 'http://127.0.0.1:1/ExchangeRate/previous_rates' },
-        body: 'dateFrom=03%2F02%2F2026&dateTo=03%2F06%2F2026',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url, cookie: '__RequestVerificationToken=c1' },
+        body: `__RequestVerificationToken=${TOKEN}&dateFrom=03%2F02%2F2026&dateTo=03%2F06%2F2026`,
       },
     ]);
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
+    assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html><body><form action="/Home/Search"></form></body></html>') }, { from: '2026-03-02', to: '2026-03-06' }, { base }), /no previous-rates form/);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
-    const server = await startFeedServer({ '/ExchangeRate/previous_rates': { body: readFileSync(new URL(FILE, DIR)), contentType: 'text/html; charset=utf-8' } });
+  test('round trip through a local feed server: GET the form, then post it back', { skip }, async () => {
+    const body = readFileSync(new URL(FILE, DIR));
+    const server = await startFeedServer((_path, req) =>
+      req.method === 'GET'
+        ? { body, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': '__RequestVerificationToken=c2; path=/; HttpOnly' } }
+        : new URLSearchParams(req.body).get('__RequestVerificationToken') === TOKEN && req.headers.cookie === '__RequestVerificationToken=c2'
+          ? { body, contentType: 'text/html; charset=utf-8' }
+          : { status: 500, body: 'The required anti-forgery cookie is not present.' },
+    );
     try {
       const payloads = await fetchSource(source, { from: '2026-03-24', to: '2026-03-28' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(payloads.length, 1);
       assert.deepEqual(source.parse(payloads[0]!), parseFile(FILE));
-      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url} ${r.body}`), ['POST /ExchangeRate/previous_rates dateFrom=03%2F24%2F2026&dateTo=03%2F28%2F2026']);
+      assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /ExchangeRate/previous_rates', 'POST /ExchangeRate/previous_rates']);
+      assert.equal(new URLSearchParams(server.requests[1]!.body).get('dateFrom'), '03/24/2026');
     } finally {
       await server.close();
     }

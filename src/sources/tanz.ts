@@ -2,7 +2,8 @@
 // table of S/NO | Currency | Buying | Selling | Mean | Transaction Date rows, a block per day, TZS per
 // 1 unit. Mean is the bank's own middle rate and the one kept.
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
+import { hiddenFields, postBack } from './follow.js';
 import { decimalOf, failFor, isoCode } from './read.js';
 
 const CODE = 'TANZ';
@@ -79,15 +80,16 @@ export const source: Source = {
   // One form post for the whole window. Since May 2026 the live form also wants the
   // __RequestVerificationToken field and cookie of a preceding GET of the page, which a pure request
   // list cannot carry (see the report on the contract); recorded pages and --from-dir imports work.
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    const url = `${ctx.base}${PATH}`;
-    return [
-      {
-        url,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url },
-        body: new URLSearchParams({ dateFrom: formDate(window.from), dateTo: formDate(window.to) }).toString(),
-      },
-    ];
+  // The page first: since May 2026 the post wants the form's __RequestVerificationToken and the
+  // matching antiforgery cookie. The form's own page (a GET of the same address) carries both; the
+  // answer to a post renders the same form.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${PATH}`, follow: true }];
+  },
+  // One form post for the window, dates as mm/dd/yyyy.
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const hidden = hiddenFields(page.body.toString('utf8'), `form[action="${PATH}"]`);
+    if (!hidden.some(([name, value]) => name === '__RequestVerificationToken' && value !== '')) fail(`${page.name} has no previous-rates form with its verification token`);
+    return [postBack(page, `${ctx.base}${PATH}`, [['dateFrom', formDate(window.from)], ['dateTo', formDate(window.to)]], hidden)];
   },
 };

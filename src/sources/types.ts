@@ -36,6 +36,9 @@ export interface FeedRequest {
   optional?: boolean;
   headers?: Record<string, string>;
   body?: string;
+  /** The answer is a step, not data (an index page that links the file, a form page carrying its
+   *  ViewState/CSRF token): it goes to the source's `follow` for the next request(s), never to `parse`. */
+  follow?: boolean;
 }
 
 export interface RequestContext {
@@ -50,6 +53,15 @@ export interface RequestContext {
 export interface Payload {
   name: string;
   body: Buffer;
+}
+
+/** The answer to a `follow` request, as `follow` sees it. */
+export interface FollowedPage extends Payload {
+  /** Where it was fetched from: relative links resolve against it. */
+  url: string;
+  /** The cookies a next request should send (those the request sent, updated by the answer's
+   *  Set-Cookie), as a `cookie` header value; absent when there are none. */
+  cookie?: string;
 }
 
 export interface Source {
@@ -91,6 +103,10 @@ export interface Source {
   parse(payload: Payload): Observation[] | Promise<Observation[]>;
   /** The requests that fetch `window` from `ctx.base`. Pure: no network, no clock. */
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[];
+  /** For feeds that need a page visit first: the request(s) a fetched `follow` page leads to (the
+   *  linked file, the form posted back with the page's tokens). Pure, like `requests`; throws
+   *  ParseError when the page is not what it should be. Its requests may be `follow` again (bounded). */
+  follow?(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[];
 }
 
 /** Thrown by `parse` when a payload is not what the feed should send. */
