@@ -7,7 +7,7 @@ import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
-import { ApiError, installErrorHandling } from './errors.js';
+import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
@@ -67,6 +67,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
         socket.destroy();
       }
     },
+    // Router errors (bad percent-encoding, overlong segments) bypass the error handler; same envelope.
+    frameworkErrors: (err, _request, reply) => sendError(reply, toApiError(err) ?? new ApiError('bad_request', 'malformed request')),
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   });
   // D1: a body is JSON or absent; Fastify's built-in text/plain parser would let others through.
