@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   no_fresh_rate: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  request_timeout: 408,
   unsupported_media_type: 415,
   invalid_parameter: 422,
   invalid_body: 422,
