@@ -28,9 +28,12 @@ export function installLimits(app: FastifyInstance, limits: Limits): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // A kept-alive connection would hold the shutdown open: answers given while closing end theirs.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
-      reply.header('connection', 'close');
       throw new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' });
     }
     if (inFlight >= limits.maxConcurrent) {

@@ -1,40 +1,22 @@
 // The real server as a child process (`bin/kurs serve`, KURS_PORT=0): started, read up to its
 // `listening on` line, and stopped by signal. Tests that need the process boundary use it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { startKurs, type Running } from '../../bench/servers.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/kurs', import.meta.url));
 
-export interface ServerProcess {
-  child: ChildProcess;
-  lines: string[];
-  url: string;
-}
-
-/** Starts `kurs serve` and resolves with everything it printed up to the `listening on` line. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let buffer = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; printed:\n${lines.join('\n')}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        const m = /^listening on (http:\/\/\S+)$/.exec(line);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening:\n${lines.join('\n')}`)));
-  });
-  return { child, lines, url };
+/** Starts `kurs serve` (ingestion off, port 0) and resolves once it prints `listening on`. */
+export async function startServer(env: Record<string, string>): Promise<Running> {
+  const running = startKurs({ KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', ...env });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the server printed no listening line in 15 s')), 15_000)));
+  try {
+    return await Promise.race([running, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Sends a signal and resolves with the exit code (null when killed by the signal). */
