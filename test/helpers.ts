@@ -28,6 +28,8 @@ export function tempDb(): { path: string; url: string; cleanup: () => void } {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The SQLite file, for a worker or a `kurs` command that opens the same database. */
+  dbPath: string;
   store: Store;
   market: Market;
   logs: string[];
@@ -55,6 +57,7 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
   await app.ready();
   return {
     app,
+    dbPath: db.path,
     store,
     market,
     logs,
