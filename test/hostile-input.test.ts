@@ -118,6 +118,22 @@ describe('hostile HTTP input', () => {
     assert.ok(![...statuses.keys()].some((s) => s >= 500));
   });
 
+  test('router refusals come in the envelope: bad percent-encoding is 400, an overlong segment 422', async () => {
+    const cases: [string, number, string][] = [
+      ['/v1/bank/%FF', 400, 'bad_request'],
+      ['/v1/%C3%28/latest', 400, 'bad_request'],
+      [`/v1/${'A'.repeat(300)}/latest`, 422, 'invalid_parameter'],
+      [`/v1/rate/EUR/${'B'.repeat(150)}`, 422, 'invalid_parameter'],
+    ];
+    for (const [url, status, error] of cases) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: key } });
+      assert.equal(res.statusCode, status, url);
+      assert.equal(res.json().error, error);
+      assert.equal(res.json().code, status);
+      assert.equal(res.headers['cache-control'], 'no-store');
+    }
+  });
+
   test(`${RAW} raw-socket requests get a 4xx envelope or a clean close, never a hang`, async () => {
     let answered = 0;
     const pointsBefore = (await t.store.getAccount(accountId))!.points;
