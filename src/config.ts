@@ -16,7 +16,22 @@ export interface Config {
   /** KURS_SOURCE_<CODE>_URL / _KEY overrides. */
   sourceUrls: Record<string, string>;
   sourceKeys: Record<string, string>;
+  limits: Limits;
 }
+
+/** Resource limits against slow or greedy clients (docs/reliability.md). */
+export interface Limits {
+  /** Requests handled at once; beyond it 503 `unavailable` (KURS_MAX_CONCURRENT). */
+  maxConcurrent: number;
+  /** Time to receive a request's headers, the slowloris guard (KURS_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, and the longest a connection may stall (KURS_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight requests before exiting anyway (KURS_SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, shutdownTimeoutMs: 10_000 };
 
 export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
@@ -82,6 +97,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const limits: Limits = {
+    maxConcurrent: integer('KURS_MAX_CONCURRENT', DEFAULT_LIMITS.maxConcurrent, 1, 1_000_000),
+    headersTimeoutMs: integer('KURS_HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs, 100, 600_000),
+    requestTimeoutMs: integer('KURS_REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs, 100, 3_600_000),
+    shutdownTimeoutMs: integer('KURS_SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs, 0, 3_600_000),
+  };
+  // Node requires the headers deadline to fall within the whole-request deadline.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) problems.push('KURS_HEADERS_TIMEOUT_MS must not exceed KURS_REQUEST_TIMEOUT_MS');
+
   const config: Config = {
     databaseUrl,
     host: env.KURS_HOST || '127.0.0.1',
@@ -95,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pointsCost,
     sourceUrls,
     sourceKeys,
+    limits,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -29,7 +29,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
     for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
   }
-  const app = buildApp({ store, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken });
+  const app = buildApp({ store, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits });
   let version = await store.dataVersion();
   await market.rebuild(now());
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
-import { ENDPOINT_IDS, type EndpointId } from '../src/config.js';
+import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
 import { Market } from '../src/rates/market.js';
@@ -28,6 +28,8 @@ export function tempDb(): { path: string; url: string; cleanup: () => void } {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The SQLite file, for a worker or a `kurs` command that opens the same database. */
+  dbPath: string;
   store: Store;
   market: Market;
   logs: string[];
@@ -35,7 +37,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string } = {}): Promise<TestApp> {
+export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits } = {}): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
   await store.migrate();
@@ -51,10 +53,11 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
     },
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
-  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken });
+  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}) });
   await app.ready();
   return {
     app,
+    dbPath: db.path,
     store,
     market,
     logs,

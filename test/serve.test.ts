@@ -1,45 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { tempDb } from './helpers.js';
-
-const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
-
-/** Starts `kurs serve` and resolves with everything it printed up to the `listening on` line. */
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[]; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let buffer = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; printed:\n${lines.join('\n')}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        const m = /^listening on (http:\/\/\S+)$/.exec(line);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening:\n${lines.join('\n')}`)));
-  });
-  return { child, lines, url };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
-  return code as number | null;
-}
+import { BIN, startServer as start, stopServer as stop } from './support/server-process.js';
 
 describe('kurs serve: the first start', () => {
   const db = tempDb();

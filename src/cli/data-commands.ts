@@ -14,8 +14,15 @@ export function dataCommands(program: Command): void {
     .command('serve')
     .description('serve the API (what `npm start` runs)')
     .action(async () => {
-      const stop = await serve(loadConfig(), print);
+      const config = loadConfig();
+      const stop = await serve(config, print);
+      // Graceful: no new connections, in-flight requests finish and are charged, then the store
+      // closes. A request that outlives the deadline is cut rather than holding the shutdown forever.
       const shutdown = () => {
+        setTimeout(() => {
+          process.stderr.write(`kurs: in-flight requests still running after ${config.limits.shutdownTimeoutMs} ms; exiting\n`);
+          process.exit(1);
+        }, config.limits.shutdownTimeoutMs).unref();
         stop().then(
           () => process.exit(0),
           () => process.exit(1),

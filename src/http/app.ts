@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
-import type { EndpointId } from '../config.js';
+import { DEFAULT_LIMITS, type EndpointId, type Limits } from '../config.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
-import { ApiError, installErrorHandling } from './errors.js';
+import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
+import { installLimits, serverLimits } from './limits.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
   adminToken?: string;
+  /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */
+  limits?: Limits;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -47,8 +50,17 @@ const allowedMethods = (routes: typeof ROUTES) => (path: string) => routes.find(
 /** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
 export const redactedUrl = (url: string) => url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
 
+/** Node's own client errors (bad framing, oversized headers, timeouts) as D1 envelopes. */
+const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
+  HPE_HEADER_OVERFLOW: [new ApiError('header_too_large', 'request headers are too large'), 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [new ApiError('request_timeout', 'the request was not received in time'), 'Request Timeout'],
+};
+const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed HTTP request'), 'Bad Request'];
+
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const limits = deps.limits ?? DEFAULT_LIMITS;
   const app = Fastify({
+    ...serverLimits(limits),
     logger: {
       level: deps.logLevel,
       ...(deps.logStream ? { stream: deps.logStream } : {}),
@@ -63,20 +75,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true },
     // Every byte of an error body goes through our envelope, including malformed-HTTP answers.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
-      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-      const apiError = tooLarge ? new ApiError('header_too_large', 'request headers are too large') : new ApiError('bad_request', 'malformed HTTP request');
+      const [apiError, reason] = (err.code && CLIENT_ERRORS[err.code]) || BAD_FRAMING;
       const body = JSON.stringify({ code: apiError.status, message: apiError.message, error: apiError.code });
       if (socket.writable) {
-        socket.end(`HTTP/1.1 ${apiError.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(`HTTP/1.1 ${apiError.status} ${reason}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       } else {
         socket.destroy();
       }
     },
+    // Router errors (bad percent-encoding, overlong segments) bypass the error handler; same envelope.
+    frameworkErrors: (err, _request, reply) => sendError(reply, toApiError(err) ?? new ApiError('bad_request', 'malformed request')),
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   });
   // D1: a body is JSON or absent; Fastify's built-in text/plain parser would let others through.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
+  installLimits(app, limits);
   installPointsHeaders(app);
 
   app.get('/', async (_request, reply) =>

@@ -22,7 +22,9 @@ const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`);
 
 /** D3: the header wins whenever it is present and not blank, even when it is wrong. */
 export function presentedKey(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+  // Node keeps one Authorization header, but a proxy or inject() can hand over several: never a match.
+  const raw = request.headers.authorization as string | string[] | undefined;
+  const header = Array.isArray(raw) ? raw.join(', ') : raw;
   if (header !== undefined && header.trim() !== '') return header;
   const query = (request.query as Record<string, unknown> | undefined)?.api_key;
   return typeof query === 'string' && query !== '' ? query : undefined;

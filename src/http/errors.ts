@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   no_fresh_rate: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  request_timeout: 408,
   unsupported_media_type: 415,
   invalid_parameter: 422,
   invalid_body: 422,
@@ -97,6 +98,7 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_body', 'body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_body', 'body is empty; send a JSON object'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['bad_request', 'Content-Length does not match the body'],
+  FST_ERR_BAD_URL: ['bad_request', 'the URL has an invalid percent-encoding'],
 };
 
 export function toApiError(err: FastifyError & { validationContext?: string }): ApiError | undefined {
@@ -109,6 +111,8 @@ export function toApiError(err: FastifyError & { validationContext?: string }): 
       .filter((d) => !seen.has(d.field) && seen.add(d.field));
     return ApiError.invalid(code, details);
   }
+  // The router refuses path segments over its length limit before any route can say 422 (D4).
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return ApiError.invalid('invalid_parameter', [{ field: 'path', message: 'has a segment that is too long' }]);
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) return known[0] === 'invalid_body' ? bodyProblem(known[1]) : new ApiError(known[0], known[1]);
   // Body parsing failures (prototype poisoning, bad JSON from a custom parser) are 400 inside Fastify.

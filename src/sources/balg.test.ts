@@ -102,7 +102,7 @@ describe('BALG edge cases', () => {
 
   test('rejects an HTML error page', () => {
     const html = Buffer.from('<!DOCTYPE html><html><head><title>Page non trouvée – Banque d’Algérie</title></head><body></body></html>');
-    assert.throws(() => parseBody(html), /is not an XLSX file/);
+    assert.throws(() => parseBody(html), /is not an XLSX workbook/);
     assert.throws(() => source.parse({ name: 'https://www.bank-of-algeria.dz/donnees-historiques/', body: html }), (err) => err instanceof ParseError && !(err instanceof NoPublication));
   });
 

@@ -1,13 +1,12 @@
 // Bank of Algeria daily rates, from the consolidated workbook its historical-data page links to:
 // one sheet per currency ("USD - DZD"), a title cell ("USD / DZD", "100 JPY / DZD"), then rows of
 // [date, DZD per unit] from 2000. The workbook is refreshed about once a month.
-import { read, SSF, utils, type WorkBook } from '@e965/xlsx';
+import { SSF, utils, type WorkBook } from '@e965/xlsx';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { linkOn } from './follow.js';
-import { decimalOf, failFor, isoCode, unitOf } from './read.js';
+import { decimalOf, failFor, isoCode, readWorkbook, unitOf } from './read.js';
 
 const CODE = 'BALG';
-const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
 // The sheet title: an optional unit, the currency, "/ DZD" ("100 JPY / DZD", " CHF / DZD").
 const TITLE = /^(?:(\d+) )?([A-Z]{3,4}) \/ DZD$/;
 // The title spells the euro out; the other titles are ISO codes.
@@ -25,15 +24,7 @@ function dayOf(serial: unknown, where: string): string {
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** SheetJS would read an HTML error page as a one-sheet workbook: only a ZIP is an XLSX. */
-function readBook({ name, body }: Payload): WorkBook {
-  if (!body.subarray(0, 4).equals(ZIP_MAGIC)) fail(`${name} is not an XLSX file`);
-  try {
-    return read(body, { type: 'buffer' });
-  } catch (err) {
-    return fail(`${name} is an unreadable XLSX: ${(err as Error).message}`);
-  }
-}
+const readBook = ({ name, body }: Payload): WorkBook => readWorkbook(CODE, name, body, 'xlsx');
 
 function sheetObservations(book: WorkBook, name: string): Observation[] {
   const rows = utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1, raw: true, defval: null });

@@ -1,12 +1,11 @@
 // Banco Central de Bolivia: the daily quotation table (legacy Excel with a malformed container, two
 // layouts: to June 2026 and from July 2026) and the yearly USD archive (a day × month grid of
 // VENTA/COMPRA). BOB per unit of foreign currency throughout.
-import { read, utils, type WorkBook } from '@e965/xlsx';
+import { utils, type WorkBook } from '@e965/xlsx';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, windowDays } from './read.js';
+import { decimalOf, failFor, readWorkbook, windowDays } from './read.js';
 
 const CODE = 'BCEB';
-const OLE_MAGIC = Buffer.from('d0cf11e0a1b11ae1', 'hex');
 const MONTHS = ['ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE'];
 const TITLE = /TABLA DE COTIZACIONES DEL (\d{1,2}) DE ([A-Z]+)\s+DE (\d{4})/;
 // The column headers over a block of BOB-per-unit figures: the currencies (both layouts) and, from
@@ -32,14 +31,7 @@ const pad = (n: number | string) => String(n).padStart(2, '0');
  * page as a one-sheet workbook). The bank's containers have a malformed FAT, which SheetJS reads
  * regardless (xlrd needs ignore_workbook_corruption); a cut-off file makes it throw.
  */
-function readBook({ name, body }: Payload): WorkBook {
-  if (!body.subarray(0, 8).equals(OLE_MAGIC)) fail(`${name} is not an XLS file`);
-  try {
-    return read(body, { type: 'buffer' });
-  } catch (err) {
-    return fail(`${name} is an unreadable XLS: ${(err as Error).message}`);
-  }
-}
+const readBook = ({ name, body }: Payload): WorkBook => readWorkbook(CODE, name, body, 'xls');
 
 function dailyTable(rows: Row[], name: string): Observation[] {
   const title = rows.map((r) => TITLE.exec(text(r[0]))).find((m) => m !== null);

@@ -44,7 +44,10 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const root = parseHtml(payload.body.toString('utf8'));
+    const html = payload.body.toString('utf8');
+    // A cut-off result still parses into shorter tables; a whole page ends with </html>.
+    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
+    const root = parseHtml(html);
     const tables = root.querySelectorAll('table').filter((t) => HEADER.test(t.querySelector('thead th:nth-child(2)')?.text.trim() ?? ''));
     if (tables.length === 0) {
       // The form page is a valid answer of this feed that holds no rates by design.

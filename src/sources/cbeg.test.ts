@@ -121,12 +121,12 @@ describe('CBEG edge cases', () => {
 
   test('rejects an HTML error page', () => {
     const html = '<!DOCTYPE html><html><head><title>Request Rejected</title></head><body>The requested URL was rejected. Please consult with your administrator.<br><br>Your support ID is: 1234567890</body></html>';
-    assert.throws(() => parse(html), /not an XLSX file/);
+    assert.throws(() => parse(html), /not an XLSX workbook/);
   });
 
   test('rejects a truncated payload', () => {
     const full = xlsx([46122, 'US Dollar', 53.1, 53.25]);
-    assert.throws(() => parse(full.subarray(0, full.length - 100)), /unreadable XLSX/);
+    assert.throws(() => parse(full.subarray(0, full.length - 100)), /truncated workbook/);
   });
 
   test('rejects an empty table, a sheet without the header, and bad rows', () => {

@@ -1,14 +1,13 @@
 // Central Bank of Egypt official exchange rates, from the XLSX its historical-data form returns: one
 // sheet of Date | Currency | Buy | Sell rows, EGP per unit, currencies by English name. Only buy and
 // sell are published; the rate kept is their exact midpoint (see observation()).
-import { read, SSF, utils, type WorkBook } from '@e965/xlsx';
+import { SSF, utils } from '@e965/xlsx';
 import { Decimal } from '../money/decimal.js';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, decodeText, failFor, toDmy } from './read.js';
+import { decimalOf, decodeText, failFor, readWorkbook, toDmy } from './read.js';
 import { hiddenFields, postBack } from './follow.js';
 
 const CODE = 'CBEG';
-const ZIP_MAGIC = Buffer.from('PK\x03\x04', 'latin1');
 const HEADER = ['Date', 'Currency', 'Buy', 'Sell'];
 // …/api/statistics/GetHistoricalData (live) or GetHistoricalData-….xlsx (recorded).
 const NAME = /(^|\/)GetHistoricalData(-[^/]*\.xlsx)?$/;
@@ -87,14 +86,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    // SheetJS would read an HTML error page as a one-sheet workbook: only a ZIP is an XLSX.
-    if (!payload.body.subarray(0, 4).equals(ZIP_MAGIC)) fail(`${payload.name} is not an XLSX file`);
-    let book: WorkBook;
-    try {
-      book = read(payload.body, { type: 'buffer' });
-    } catch (err) {
-      fail(`${payload.name} is an unreadable XLSX: ${(err as Error).message}`);
-    }
+    const book = readWorkbook(CODE, payload.name, payload.body, 'xlsx');
     const sheet = book.Sheets[book.SheetNames[0] ?? ''];
     if (sheet === undefined) fail(`${payload.name} has no sheet`);
     const rows = utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null });

@@ -5,7 +5,7 @@ import * as XLSX from '@e965/xlsx';
 import { parse as parseHtml } from 'node-html-parser';
 import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { linkOn } from './follow.js';
-import { decimalOf, failFor } from './read.js';
+import { decimalOf, failFor, readWorkbook } from './read.js';
 
 const CODE = 'CBSA';
 const SEP = '(?:[-_\\s]|%20)*';
@@ -28,7 +28,6 @@ const PAGE_NAMES: Readonly<Record<string, string | null>> = {
 };
 
 const ZIP = Buffer.from('PK\x03\x04', 'latin1');
-const END_OF_ARCHIVE = Buffer.from('PK\x05\x06', 'latin1');
 
 const fail: (message: string) => never = failFor(CODE);
 const indirect = (date: string, quote: string, rate: string): Observation => ({ date, quote, rate, unit: 1, direction: 'indirect' });
@@ -86,15 +85,7 @@ function parseSheet(name: string, sheet: XLSX.WorkSheet): Observation[] {
 }
 
 function parseWorkbook(body: Buffer, name: string): Observation[] {
-  // A whole archive ends with its end-of-central-directory record (22 bytes and a comment of at most
-  // 64 KiB). @e965/xlsx can spin forever on the first bytes of a cut-off one, so that is checked first.
-  if (body.lastIndexOf(END_OF_ARCHIVE) < Math.max(0, body.length - 65_557)) fail(`${name} is a truncated workbook`);
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(body, { type: 'buffer', dense: true, cellText: false, cellHTML: false });
-  } catch (err) {
-    fail(`${name} is not a readable workbook: ${(err as Error).message}`);
-  }
+  const book = readWorkbook(CODE, name, body, 'xlsx', { dense: true, cellText: false, cellHTML: false });
   const out = book.SheetNames.flatMap((sheet) => parseSheet(sheet, book.Sheets[sheet]!));
   if (out.length === 0) fail(`${name} holds no rates`);
   return out;

@@ -1,9 +1,9 @@
 // National Reserve Bank of Tonga: "authorized persons' average exchange rates", one XLSX with a sheet
 // per two years ("2025 to 2026"): an Excel date in column A, then BUY, MID and SELL blocks of the same
 // twelve currencies. Quoted the indirect way, foreign units per 1 TOP (65.65 JPY); the MID block is kept.
-import { read, SSF, utils, type CellObject, type WorkBook, type WorkSheet } from '@e965/xlsx';
+import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor, isoCode } from './read.js';
+import { decimalOf, failFor, isoCode, readWorkbook } from './read.js';
 
 const CODE = 'NRBT';
 const PATH = '/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx';
@@ -76,14 +76,7 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    // An XLSX is a ZIP; without this check an HTML error page would be read as a one-sheet workbook.
-    if (payload.body.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') fail(`${payload.name} is not an XLSX workbook`);
-    let book: WorkBook;
-    try {
-      book = read(payload.body, { type: 'buffer' });
-    } catch (err) {
-      fail(`${payload.name} is not a readable workbook: ${(err as Error).message}`);
-    }
+    const book = readWorkbook(CODE, payload.name, payload.body, 'xlsx');
     const out = book.SheetNames.flatMap((name) => [...sheetRates(book.Sheets[name]!, name).values()].flat());
     if (out.length === 0) fail(`${payload.name} holds no rates`);
     return out;

@@ -84,7 +84,7 @@ describe('RBFJ edge cases', () => {
 
   test('rejects a truncated workbook and a truncated hub', () => {
     const whole = workbook([DAY]);
-    assert.throws(() => parseBody(whole.subarray(0, whole.length >> 1)), /not a readable workbook/);
+    assert.throws(() => parseBody(whole.subarray(0, whole.length >> 1)), /truncated workbook/);
     const hub = `<html><body><p><a href="${LINKED}">8.8 Exchange Rates &#8211; Daily</a></p></body></html>\n`;
     assert.throws(() => parseBody(hub, source.feedUrl), NoPublication);
     assert.throws(() => parseBody(hub.slice(0, hub.indexOf('</p>')), source.feedUrl), /neither the workbook nor/);

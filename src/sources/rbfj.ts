@@ -1,10 +1,10 @@
 // Reserve Bank of Fiji daily mid rates: an XLSX (sheet "Exchange Rates", 2001 onward) of Period |
 // SDR | STG | YEN | CHF | A$ | NZ$ | US$ | EURO, quoted the indirect way: foreign units per 1 FJD.
 // The workbook's address changes with every upload; the statistics hub page links the current one.
-import { read, SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
+import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from './types.js';
 import { linkOn } from './follow.js';
-import { decimalOf, failFor } from './read.js';
+import { decimalOf, failFor, readWorkbook } from './read.js';
 
 const CODE = 'RBFJ';
 const HUB = '/statistics/economic-and-financial-statistics/';
@@ -72,12 +72,7 @@ export const source: Source = {
       // express yet, so the hub is a valid answer that holds no rates.
       throw new NoPublication(CODE, `${payload.name} holds no rates; the daily workbook is at ${link}`);
     }
-    let sheet: WorkSheet | undefined;
-    try {
-      sheet = read(payload.body, { type: 'buffer' }).Sheets[SHEET];
-    } catch (err) {
-      fail(`${payload.name} is not a readable workbook: ${(err as Error).message}`);
-    }
+    const sheet: WorkSheet | undefined = readWorkbook(CODE, payload.name, payload.body, 'xlsx').Sheets[SHEET];
     if (sheet === undefined) fail(`${payload.name} has no sheet "${SHEET}"`);
     const out = sheetRates(sheet);
     if (out.length === 0) fail(`${payload.name} holds no rates`);

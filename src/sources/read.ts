@@ -1,5 +1,6 @@
 // Helpers every adapter shares for reading a payload, so that each error names the source the
 // same way and no adapter re-implements XML setup, number cleaning, codes, units or date lists.
+import { read, type ParsingOptions, type WorkBook } from '@e965/xlsx';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { cleanDecimal } from '../money/decimal.js';
 import { ParseError, type FetchWindow } from './types.js';
@@ -116,4 +117,31 @@ export const toDmy = (iso: string, sep = '.') => `${iso.slice(8, 10)}${sep}${iso
 export function fromDmy(text: string): string | undefined {
   const m = /^(\d{2})[./-](\d{2})[./-](\d{4})$/.exec(text.trim());
   return m ? `${m[3]}-${m[2]}-${m[1]}` : undefined;
+}
+
+const ZIP_START = Buffer.from('PK\x03\x04', 'latin1');
+const ZIP_END = Buffer.from('PK\x05\x06', 'latin1');
+/** The end-of-central-directory record (22 bytes) plus the longest comment a ZIP may carry. */
+const ZIP_TAIL = 22 + 65_535;
+const OLE_START = Buffer.from('d0cf11e0a1b11ae1', 'hex');
+
+/**
+ * The workbook in a payload, or a ParseError. The container is checked before SheetJS sees it: it
+ * reads an HTML error page as a one-sheet workbook, and it can spin forever on a cut-off XLSX, so
+ * an XLSX must be a ZIP that still ends with its end record, and an XLS an OLE2 file of whole sectors.
+ */
+export function readWorkbook(code: string, name: string, body: Buffer, kind: 'xlsx' | 'xls', options: ParsingOptions = {}): WorkBook {
+  const fail = failFor(code);
+  if (kind === 'xlsx') {
+    if (!body.subarray(0, 4).equals(ZIP_START)) fail(`${name} is not an XLSX workbook`);
+    if (body.lastIndexOf(ZIP_END) < Math.max(0, body.length - ZIP_TAIL)) fail(`${name} is a truncated workbook`);
+  } else {
+    if (!body.subarray(0, 8).equals(OLE_START)) fail(`${name} is not an XLS workbook`);
+    if (body.length < 512 || body.length % Math.min(2 ** body.readUInt16LE(0x1e), 4096) !== 0) fail(`${name} is a truncated workbook`);
+  }
+  try {
+    return read(body, { type: 'buffer', ...options });
+  } catch (err) {
+    return fail(`${name} is not a readable workbook: ${(err as Error).message}`);
+  }
 }

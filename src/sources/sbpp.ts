@@ -1,9 +1,9 @@
 // State Bank of Pakistan daily average banks' floating exchange rates: XLSX workbooks laid out wide,
 // one row per currency (Country | Currency), one column per business day (an Excel date heading),
 // PKR per 1 unit. BFER_Daily.xlsx holds a month, BFER_Daily_Arch.xlsx every finalised month since 2013.
-import { read, SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
+import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from './types.js';
-import { decimalOf, failFor } from './read.js';
+import { decimalOf, failFor, readWorkbook } from './read.js';
 
 const CODE = 'SBPP';
 const FILES = ['BFER_Daily_Arch.xlsx', 'BFER_Daily.xlsx'];
@@ -75,15 +75,8 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    // An XLSX is a ZIP; without this check an HTML error page would be read as a one-sheet workbook.
-    if (!payload.body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) fail(`${payload.name} is not an XLSX workbook`);
-    let sheet: WorkSheet | undefined;
-    try {
-      const book = read(payload.body, { type: 'buffer' });
-      sheet = book.Sheets[book.SheetNames[0] ?? ''];
-    } catch (err) {
-      fail(`${payload.name} is not a readable workbook: ${(err as Error).message}`);
-    }
+    const book = readWorkbook(CODE, payload.name, payload.body, 'xlsx');
+    const sheet: WorkSheet | undefined = book.Sheets[book.SheetNames[0] ?? ''];
     if (sheet === undefined) fail(`${payload.name} has no sheet`);
     const out = sheetRates(sheet);
     if (out.length === 0) fail(`${payload.name} holds no rates`);

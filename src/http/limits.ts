@@ -1,0 +1,46 @@
+// Resource limits at the HTTP edge: Node's own timeouts against slow clients, a cap on requests in
+// flight (503 `unavailable` beyond it, before any key lookup or body parse), and a 503 in the
+// envelope for requests that arrive on a kept-alive connection while the server shuts down.
+import type { Server } from 'node:http';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { Limits } from '../config.js';
+import { ApiError, sendError } from './errors.js';
+
+/** How often Node sweeps connections for the headers and request deadlines (its default is 30 s). */
+const SWEEP_MS = 1_000;
+
+/** Fastify server options for these limits. */
+export function serverLimits(limits: Limits): FastifyHttpOptions<Server> {
+  return {
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(SWEEP_MS, limits.headersTimeoutMs) },
+    requestTimeout: limits.requestTimeoutMs,
+    // A connection silent this long (a client that stops reading) is cut; later than the request
+    // deadline's sweep, so that a stalled request gets its 408 first.
+    connectionTimeout: limits.requestTimeoutMs + 2 * SWEEP_MS,
+    // Fastify's own 503 body is not our envelope; installLimits answers instead.
+    return503OnClosing: false,
+  };
+}
+
+export function installLimits(app: FastifyInstance, limits: Limits): void {
+  let inFlight = 0;
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // A kept-alive connection would hold the shutdown open: answers given while closing end theirs.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      throw new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' });
+    }
+    if (inFlight >= limits.maxConcurrent) {
+      throw new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' });
+    }
+    inFlight++;
+    // 'close' fires once per response, finished or aborted, so the count cannot leak.
+    reply.raw.once('close', () => inFlight--);
+  });
+}
