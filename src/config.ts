@@ -16,6 +16,10 @@ export interface Config {
   /** KURS_SOURCE_<CODE>_URL / _KEY overrides. */
   sourceUrls: Record<string, string>;
   sourceKeys: Record<string, string>;
+  /** Points meter: `batch` (group commit, default) or `direct` (one UPDATE per request). */
+  meter: 'batch' | 'direct';
+  /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
+  db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
 }
 
 export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
@@ -82,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const meter = env.KURS_METER || 'batch';
+  if (meter !== 'batch' && meter !== 'direct') problems.push(`KURS_METER must be "batch" or "direct", got ${JSON.stringify(meter)}`);
+
   const config: Config = {
     databaseUrl,
     host: env.KURS_HOST || '127.0.0.1',
@@ -95,6 +102,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pointsCost,
     sourceUrls,
     sourceKeys,
+    meter: meter === 'direct' ? 'direct' : 'batch',
+    db: {
+      poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      queryTimeoutMs: integer('KURS_DB_QUERY_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,6 +1,7 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Meter } from '../access/meter.js';
 import { MinuteLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { Market } from '../rates/market.js';
@@ -10,11 +11,14 @@ import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling } from './errors.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
+import { healthRoutes } from './routes/health.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 
 export interface AppDeps {
   store: Store;
+  /** Points meter (src/access/meter.ts): what every charged response goes through. */
+  meter: Meter;
   market: Market;
   sources: readonly Source[];
   pointsCost: Record<EndpointId, number>;
@@ -30,6 +34,7 @@ export const BODY_LIMIT = 64 * 1024;
 
 const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/$/, methods: ['GET'] },
+  { pattern: /^\/(healthz|readyz)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/rates\/convert\/?$/, methods: ['POST'] },
   { pattern: /^\/v1\/rate\/[^/]+\/[^/]+(\/sources)?\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
@@ -77,6 +82,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get('/', async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
   );
+
+  healthRoutes(app, deps);
 
   const limiter = new MinuteLimiter();
   app.register(async (v1) => {

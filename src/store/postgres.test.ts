@@ -18,7 +18,7 @@ if (!url) {
     await admin.query(`CREATE SCHEMA ${schema}`);
     const scoped = new URL(url);
     scoped.searchParams.set('options', `-c search_path=${schema}`);
-    const store = openPostgres(scoped.toString(), 5);
+    const store = openPostgres(scoped.toString(), { poolSize: 5 });
     await store.migrate();
     return {
       store,
