@@ -4,9 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { startKurs, type Running } from '../bench/servers.js';
@@ -14,6 +12,7 @@ import { createKey } from '../src/access/accounts.js';
 import { MAX_BATCH } from '../src/access/meter.js';
 import { openPostgres } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
+import { ecbDropDir } from './support/ecb-drop.js';
 import { PG_TEST_URL, tempPgDatabase, type TempPg } from './support/pg.js';
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
@@ -117,20 +116,9 @@ describe('two real instances on one PostgreSQL database', { skip: PG_TEST_URL ? 
   });
 
   test('data stored through one instance is served by the other within seconds (LISTEN/NOTIFY)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kurs-scale-'));
+    const dir = ecbDropDir('2026-04-15', { USD: '1.2345', JPY: '181.5' });
     const { key } = await createKey(store, { plan: 'business', points: 1_000 }, new Date());
     try {
-      mkdirSync(join(dir, 'ECBF'));
-      writeFileSync(join(dir, 'ECBF', 'eurofxref-daily.xml'), `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-\t<gesmes:subject>Reference rates</gesmes:subject>
-\t<Cube>
-\t\t<Cube time='2026-04-15'>
-\t\t\t<Cube currency='USD' rate='1.2345'/>
-\t\t\t<Cube currency='JPY' rate='181.5'/>
-\t\t</Cube>
-\t</Cube>
-</gesmes:Envelope>`);
       const usdAt = async (url: string) => (await (await fetch(`${url}/v1/bank/ECBF?reciprocal=true`, { headers: { authorization: key } })).json()).rates.USD;
       assert.notEqual(await usdAt(b.url), 1.2345);
       const ingest = spawnSync(process.execPath, [BIN, 'ingest', 'ECBF', '--from-dir', dir], { env: { ...process.env, ...env() }, encoding: 'utf8' });
