@@ -29,8 +29,11 @@ export const redactDbUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/,
 export function openPostgres(url: string, options: Partial<PgOptions> = {}): Store {
   const o = { ...PG_DEFAULTS, ...options };
   const pool = new pg.Pool({ connectionString: url, max: o.poolSize, connectionTimeoutMillis: o.connectTimeoutMs, query_timeout: o.queryTimeoutMs, keepAlive: true });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client losing its connection must not crash the process: idle ones report to the pool, and a
+  // checked-out one (between two statements of a transaction) emits on itself. The query in hand
+  // fails instead, the pool drops the client, and the next query connects afresh.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 
