@@ -86,6 +86,9 @@ export class PgCoordination implements Coordination {
     client.on('notification', () => this.events!.onData());
     this.client = client;
     await client.connect();
+    // The server frees the lock when it sees this session die. A killed process closes its socket at
+    // once; for a host that vanishes, these keepalives bound the wait to about 30 s (the default is hours).
+    await client.query('set tcp_keepalives_idle = 15; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3');
     await client.query(`LISTEN ${DATA_CHANNEL}`);
     // Whatever was stored while we were not listening.
     this.events!.onData();
