@@ -20,6 +20,7 @@ const REQUESTS = 3_000;
 const CONCURRENCY = 200;
 
 interface Outcome {
+  via: string;
   status: number | 'network';
   remaining?: number;
   error?: string;
@@ -32,13 +33,14 @@ async function fire(key: string, pick: (i: number) => string, onDone?: (o: Outco
   const worker = async () => {
     while (next < REQUESTS) {
       const i = next++;
+      const via = pick(i);
       let o: Outcome;
       try {
-        const res = await fetch(`${pick(i)}/v1/USD/latest`, { headers: { authorization: key } });
+        const res = await fetch(`${via}/v1/USD/latest`, { headers: { authorization: key } });
         const body = (await res.json()) as { error?: string };
-        o = { status: res.status, remaining: Number(res.headers.get('x-points-remaining')), error: body.error };
+        o = { via, status: res.status, remaining: Number(res.headers.get('x-points-remaining')), error: body.error };
       } catch {
-        o = { status: 'network' };
+        o = { via, status: 'network' };
       }
       out.push(o);
       onDone?.(o);
@@ -77,6 +79,8 @@ describe('two real instances on one PostgreSQL database', { skip: PG_TEST_URL ? 
     const refused = outcomes.filter((o) => o.status === 402);
     assert.equal(ok.length, n);
     assert.equal(refused.length, REQUESTS - n);
+    // Both instances took part in spending the one balance.
+    assert.ok(ok.filter((o) => o.via === a.url).length > n / 10 && ok.filter((o) => o.via === b.url).length > n / 10);
     assert.ok(refused.every((o) => o.error === 'points_exhausted'));
     // Every success saw its own balance after its own charge, across both instances: none shared one.
     assert.deepEqual(ok.map((o) => o.remaining).sort((x, y) => x! - y!), Array.from({ length: n }, (_, i) => i));
