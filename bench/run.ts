@@ -14,7 +14,7 @@ import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
 import { startBare, startKurs, type Running } from './servers.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const MANY = 100;
 const POINTS = 1_000_000_000;

@@ -90,7 +90,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
 
   let scheduler: Scheduler | undefined;
   const coordination: Coordination =
-    store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs) : new PollingCoordination(DATA_POLL_MS);
+    store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
   coordination.start({
     onData: () => void refresh().catch((err) => app.log.error({ err }, 'could not check for new data')),
     onLeader: (leader) => {

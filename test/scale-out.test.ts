@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { startKurs, type Running } from '../bench/servers.js';
 import { createKey } from '../src/access/accounts.js';
 import { MAX_BATCH } from '../src/access/meter.js';
+import { SOURCES } from '../src/sources/index.js';
 import { openPostgres } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { ecbDropDir } from './support/ecb-drop.js';
@@ -133,6 +134,28 @@ describe('two real instances on one PostgreSQL database', { skip: PG_TEST_URL ? 
       assert.equal(usd, 1.2345);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('with ingestion on, exactly one instance runs the scheduler; when it is killed another takes over', async () => {
+    // Every feed points at a closed local port: runs fail at once and nothing leaves the machine.
+    const feeds = Object.fromEntries(SOURCES.map((s) => [`KURS_SOURCE_${s.code}_URL`, 'http://127.0.0.1:9/']));
+    const ingesting = { ...env(), ...feeds, KURS_INGEST: 'on', KURS_LOG_LEVEL: 'info' };
+    const c = await startKurs(ingesting);
+    const d = await startKurs(ingesting);
+    const leads = (s: Running) => s.lines.some((l) => l.includes('this instance is the ingester'));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && !leads(c) && !leads(d)) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(Number(leads(c)) + Number(leads(d)), 1, 'exactly one ingester');
+      const [leader, follower] = leads(c) ? [c, d] : [d, c];
+      leader.child.kill('SIGKILL');
+      const takeover = Date.now() + 20_000;
+      while (Date.now() < takeover && !leads(follower)) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(leads(follower), 'the survivor should take over the scheduler');
+    } finally {
+      for (const s of [c, d]) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
     }
   });
 });

@@ -18,9 +18,9 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
   }
 }
 
-function holder(url: string) {
+function holder(url: string, contend = true) {
   const events = { leader: false, changes: [] as boolean[], data: 0 };
-  const c = new PgCoordination(url, TICK_MS, 2_000);
+  const c = new PgCoordination(url, TICK_MS, 2_000, contend);
   c.start({ onData: () => void events.data++, onLeader: (l) => { events.leader = l; events.changes.push(l); } });
   return { c, events };
 }
@@ -69,6 +69,17 @@ describe('PostgreSQL coordination: one ingester, data notifications', { skip: PG
     assert.equal(Number(a.events.leader) + Number(b.events.leader), 1);
     await a.c.stop();
     await b.c.stop();
+  });
+
+  test('an instance that does not ingest only listens: it never takes the lock', async () => {
+    const quiet = holder(db.url, false);
+    await until('listening', () => quiet.events.data > 0);
+    await new Promise((r) => setTimeout(r, TICK_MS * 4));
+    assert.deepEqual(quiet.events.changes, []);
+    const a = holder(db.url);
+    await until('the contender to lead', () => a.events.leader);
+    await a.c.stop();
+    await quiet.c.stop();
   });
 
   test('a stored snapshot notifies every listener; a rolled-back one does not', async () => {

@@ -45,11 +45,14 @@ export class PgCoordination implements Coordination {
   /**
    * `tickMs`: how often a follower tries for the lock and the holder checks its connection. A dead
    * leader's session ends with its TCP connection, so a follower takes over within about one tick.
+   * `contend: false` (KURS_INGEST=off) only listens: such an instance must never hold the lock, or
+   * no instance would ingest.
    */
   constructor(
     private readonly url: string,
     private readonly tickMs: number,
     private readonly connectTimeoutMs: number,
+    private readonly contend = true,
   ) {}
 
   get isLeader(): boolean {
@@ -70,7 +73,7 @@ export class PgCoordination implements Coordination {
   private async tick(): Promise<void> {
     try {
       if (!this.client) await this.connect();
-      const { rows } = await this.client!.query<{ ok: boolean }>(this.leader ? 'select true as ok' : TRY_LOCK);
+      const { rows } = await this.client!.query<{ ok: boolean }>(this.leader || !this.contend ? 'select false as ok' : TRY_LOCK);
       if (!this.leader && rows[0]!.ok) this.setLeader(true);
     } catch (err) {
       this.events!.onError?.(err as Error);
