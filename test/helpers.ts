@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
-import { BatchMeter } from '../src/access/meter.js';
+import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
@@ -36,7 +36,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>> } = {}): Promise<TestApp> {
+export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; meter?: (store: Store) => Meter } = {}): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
   await store.migrate();
@@ -52,7 +52,7 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
     },
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
-  const app = buildApp({ store, meter: new BatchMeter(store), market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream });
+  const app = buildApp({ store, meter: opts.meter ? opts.meter(store) : new BatchMeter(store), market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream });
   await app.ready();
   return {
     app,
