@@ -12,7 +12,7 @@ import { createKey } from '../src/access/accounts.js';
 import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
-import { startBare, startKurs, type Running } from './servers.js';
+import { startBare, startKurs, startMeterServer, type Running } from './servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -68,12 +68,17 @@ async function spent(store: Store, accounts: string[]): Promise<number> {
 type Row = { name: string; r: Result; charged: number };
 const rows: Row[] = [];
 
-/** Starts `instances` servers, measures, and checks that every 2xx was charged exactly once. */
-async function scenario(name: string, dbUrl: string, store: Store, meter: string, instances: number, accountCount: number): Promise<void> {
+/**
+ * Starts `instances` servers (Kurs, or with `meterOnly` node:http plus the meter alone), measures, and
+ * checks that every 2xx was charged exactly once.
+ */
+async function scenario(name: string, dbUrl: string, store: Store, meter: string, instances: number, accountCount: number, meterOnly = false): Promise<void> {
+  const { keys, accounts } = await keysFor(store, accountCount);
   const servers: Running[] = [];
-  for (let i = 0; i < instances; i++) servers.push(await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter }));
+  for (let i = 0; i < instances; i++) {
+    servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter })));
+  }
   try {
-    const { keys, accounts } = await keysFor(store, accountCount);
     const r = await load(servers.map((s) => s.url), '/v1/USD/latest', keys);
     rows.push({ name, r, charged: await spent(store, accounts) });
   } finally {
@@ -98,11 +103,18 @@ try {
   rows.push({ name: 'bare node:http, same bytes', r: baseline, charged: 0 });
   await scenario('SQLite, 1 hot account, naive meter', sqliteUrl, sqlite, 'direct', 1, 1);
   await scenario('SQLite, 1 hot account, batch meter', sqliteUrl, sqlite, 'batch', 1, 1);
+  await scenario('meter only (node:http + meter), SQLite, 1 hot account, naive', sqliteUrl, sqlite, 'direct', 1, 1, true);
+  await scenario('meter only (node:http + meter), SQLite, 1 hot account, batch', sqliteUrl, sqlite, 'batch', 1, 1, true);
   if (PG_URL) {
     const pgDb = await tempPgDatabase();
     const pgStore = openPostgres(pgDb.url, { poolSize: 2 });
     try {
       await pgStore.migrate();
+      for (const instances of [1, 2]) {
+        for (const meter of ['direct', 'batch']) {
+          await scenario(`meter only (node:http + meter), PostgreSQL, ${instances} instance${instances > 1 ? 's' : ''}, 1 hot account, ${meter === 'direct' ? 'naive' : 'batch'}`, pgDb.url, pgStore, meter, instances, 1, true);
+        }
+      }
       for (const instances of [1, 2]) {
         for (const [label, accounts] of [['1 hot account', 1], [`${MANY} accounts`, MANY]] as const) {
           for (const meter of ['direct', 'batch']) {
