@@ -47,3 +47,10 @@ export function startBare(body: string): Promise<Running> {
   const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
   return waitForListening(child, /^listening on (http:\/\/\S+)$/);
 }
+
+/** bench/meter-server.ts: node:http plus the points meter, nothing else. */
+export function startMeterServer(config: { url: string; meter: string; accounts: string[]; body: string }): Promise<Running> {
+  const script = fileURLToPath(new URL('./meter-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, BENCH_METER: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+}

@@ -17,6 +17,10 @@ export interface Config {
   sourceUrls: Record<string, string>;
   sourceKeys: Record<string, string>;
   limits: Limits;
+  /** Points meter: `batch` (group commit, default) or `direct` (one UPDATE per request). */
+  meter: 'batch' | 'direct';
+  /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
+  db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
 }
 
 /** Resource limits against slow or greedy clients (docs/reliability.md). */
@@ -105,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   // Node requires the headers deadline to fall within the whole-request deadline.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) problems.push('KURS_HEADERS_TIMEOUT_MS must not exceed KURS_REQUEST_TIMEOUT_MS');
+  const meter = env.KURS_METER || 'batch';
+  if (meter !== 'batch' && meter !== 'direct') problems.push(`KURS_METER must be "batch" or "direct", got ${JSON.stringify(meter)}`);
 
   const config: Config = {
     databaseUrl,
@@ -120,6 +126,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sourceUrls,
     sourceKeys,
     limits,
+    meter: meter === 'direct' ? 'direct' : 'batch',
+    db: {
+      poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      queryTimeoutMs: integer('KURS_DB_QUERY_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,8 +1,10 @@
 // `kurs serve`: migrate, seed and bootstrap an empty database, build the rates, listen, and pick up
-// data that other processes (`kurs ingest`) store while we run.
+// data that other processes (`kurs ingest`, other instances) store while we run. On PostgreSQL only
+// the instance holding the ingester lock runs the scheduler (docs/scaling.md).
 import { readFile } from 'node:fs/promises';
 import { createKey } from './access/accounts.js';
 import { msToNextMonth, refillAccounts } from './access/refill.js';
+import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './ingest/scheduler.js';
@@ -11,10 +13,13 @@ import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { openRuntime } from './runtime.js';
 import { SOURCES } from './sources/index.js';
+import { PgCoordination, PollingCoordination, type Coordination } from './store/coordination.js';
 
 export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
-/** How often a server looks for snapshots stored by another process. */
+/** SQLite: how often a server looks for snapshots stored by another process. */
 const DATA_POLL_MS = 2_000;
+/** PostgreSQL: how often a follower tries for the ingester lock (takeover well within a minute). */
+const LEADER_TICK_MS = 5_000;
 const DAY_MS = 86_400_000;
 /** The month-boundary timer re-arms at least this often (setTimeout cannot wait a whole month). */
 const REFILL_RECHECK_MS = 6 * 3_600_000;
@@ -29,7 +34,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
     for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
   }
-  const app = buildApp({ store, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits });
+  const meter = createMeter(config.meter, store);
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits });
   let version = await store.dataVersion();
   await market.rebuild(now());
 
@@ -56,15 +62,31 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   }
   out(`listening on ${url.origin}`);
 
-  const refresh = async () => {
+  // Notifications come in bursts (one per stored payload): at most one rebuild runs, and one more
+  // follows if data landed meanwhile.
+  let rebuilding: Promise<void> | undefined;
+  let again = false;
+  const rebuildIfNew = async () => {
     const v = await store.dataVersion();
     if (v === version) return;
     version = v;
     await market.rebuild(now());
     app.log.info({ dataVersion: v }, 'rates rebuilt');
   };
-  const poll = setInterval(() => refresh().catch((err) => app.log.error({ err }, 'could not check for new data')), DATA_POLL_MS);
-  poll.unref();
+  const refresh = (): Promise<void> => {
+    if (rebuilding) {
+      again = true;
+      return rebuilding;
+    }
+    rebuilding = rebuildIfNew().finally(() => {
+      rebuilding = undefined;
+      if (again) {
+        again = false;
+        void refresh().catch((err) => app.log.error({ err }, 'could not check for new data'));
+      }
+    });
+    return rebuilding;
+  };
   // At each UTC day boundary the blend is rebuilt for the new reference day, even without new data.
   let midnight: NodeJS.Timeout;
   const atMidnight = () => {
@@ -84,17 +106,35 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   };
   atMonthStart();
 
-  const scheduler = config.ingest
-    ? new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log })
-    : undefined;
-  scheduler?.start();
+  let scheduler: Scheduler | undefined;
+  const coordination: Coordination =
+    store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
+  coordination.start({
+    onData: () => void refresh().catch((err) => app.log.error({ err }, 'could not check for new data')),
+    onLeader: (leader) => {
+      if (!config.ingest) return;
+      if (leader && !scheduler) {
+        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log });
+        scheduler.start();
+        app.log.info('this instance is the ingester');
+      } else if (!leader && scheduler) {
+        void scheduler.stop();
+        scheduler = undefined;
+        app.log.warn('lost the ingester lock: scheduler stopped');
+      }
+    },
+    onError: (err) => app.log.warn({ err: err.message }, 'coordination connection lost; retrying'),
+  });
 
   return async () => {
-    clearInterval(poll);
     clearTimeout(midnight);
     clearTimeout(monthly);
     await app.close();
-    await scheduler?.stop();
+    const running = scheduler;
+    scheduler = undefined;
+    await running?.stop();
+    // Ends the coordination session, which releases the ingester lock for another instance.
+    await coordination.stop();
     await store.close();
   };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
+import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
@@ -37,7 +38,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits } = {}): Promise<TestApp> {
+export async function testApp(
+  opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter } = {},
+): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
   await store.migrate();
@@ -53,7 +56,8 @@ export async function testApp(opts: { now?: Date; seeded?: boolean; pointsCost?:
     },
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
-  const app = buildApp({ store, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}) });
+  const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}) });
   await app.ready();
   return {
     app,

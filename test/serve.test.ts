@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { tempDb } from './helpers.js';
+import { ecbDropDir } from './support/ecb-drop.js';
 import { BIN, startServer as start, stopServer as stop } from './support/server-process.js';
 
 describe('kurs serve: the first start', () => {
@@ -33,19 +32,8 @@ describe('kurs serve: the first start', () => {
 
   test('data that `kurs ingest` stores while the server runs is served within seconds', async () => {
     const { child, url } = await start({ KURS_DATABASE_URL: db.url });
-    const dir = mkdtempSync(join(tmpdir(), 'kurs-drop-'));
+    const dir = ecbDropDir('2026-04-14', { USD: '1.1712', JPY: '186.95' });
     try {
-      mkdirSync(join(dir, 'ECBF'));
-      writeFileSync(join(dir, 'ECBF', 'eurofxref-daily.xml'), `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-\t<gesmes:subject>Reference rates</gesmes:subject>
-\t<Cube>
-\t\t<Cube time='2026-04-14'>
-\t\t\t<Cube currency='USD' rate='1.1712'/>
-\t\t\t<Cube currency='JPY' rate='186.95'/>
-\t\t</Cube>
-\t</Cube>
-</gesmes:Envelope>`);
       const ingest = spawnSync(process.execPath, [BIN, 'ingest', 'ECBF', '--from-dir', dir], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' });
       assert.equal(ingest.status, 0, ingest.stderr);
       assert.match(ingest.stdout, /ECBF eurofxref-daily.xml: 2 new/);

@@ -1,6 +1,7 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
 import { DEFAULT_LIMITS, type EndpointId, type Limits } from '../config.js';
@@ -13,12 +14,15 @@ import { installLimits, serverLimits } from './limits.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
+import { healthRoutes } from './routes/health.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
 
 export interface AppDeps {
   store: Store;
+  /** Points meter (src/access/meter.ts): what every charged response goes through. */
+  meter: Meter;
   market: Market;
   sources: readonly Source[];
   pointsCost: Record<EndpointId, number>;
@@ -38,6 +42,7 @@ export const BODY_LIMIT = 64 * 1024;
 
 const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/$/, methods: ['GET'] },
+  { pattern: /^\/(healthz|readyz)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/rates\/convert\/?$/, methods: ['POST'] },
   { pattern: /^\/v1\/rate\/[^/]+\/[^/]+(\/sources)?\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
@@ -96,6 +101,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get('/', async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
   );
+
+  healthRoutes(app, deps);
 
   const limiter = limiterFor(deps.store);
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).

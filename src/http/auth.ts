@@ -2,6 +2,7 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
+import type { Meter } from '../access/meter.js';
 import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup, Store } from '../store/store.js';
@@ -36,7 +37,7 @@ export function authenticate(store: Store, limiter: RequestLimiter, now: () => D
     if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
     // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
     // timing does not depend on how much of a key matched.
-    const found = KEY_SHAPE.test(key) ? await store.findKey(hashKey(key)) : undefined;
+    const found = KEY_SHAPE.test(key) ? await failClosed(request, store.findKey(hashKey(key))) : undefined;
     if (!found) throw new ApiError('invalid_key', 'API key invalid or revoked');
     request.auth = found;
     const at = now();
@@ -49,7 +50,7 @@ export function authenticate(store: Store, limiter: RequestLimiter, now: () => D
     }
     const perMinute = found.plan.requestsPerMinute;
     if (perMinute !== null) {
-      const limit = await limiter.check(found.account.id, perMinute, at.getTime());
+      const limit = await failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime())));
       const headers = rateLimitHeaders(limit);
       reply.headers(headers);
       if (!limit.ok) {
@@ -59,14 +60,24 @@ export function authenticate(store: Store, limiter: RequestLimiter, now: () => D
   };
 }
 
+/** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
+async function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');
+    throw new ApiError('unavailable', 'the service cannot reach its database; try again shortly', undefined, { 'retry-after': '1' });
+  }
+}
+
 /** D2: charge after the response is built, before it is sent; a short balance turns it into a 402. */
-export async function charge(store: Store, request: FastifyRequest, cost: number): Promise<void> {
+export async function charge(meter: Meter, request: FastifyRequest, cost: number): Promise<void> {
   const auth = request.auth!;
   if (cost === 0) {
     request.points = { cost: 0, remaining: auth.account.points };
     return;
   }
-  const result = await store.charge(auth.account.id, cost);
+  const result = await failClosed(request, meter.charge(auth.account.id, cost));
   request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
   if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
 }

@@ -1,7 +1,7 @@
 // Sending a charged JSON body: the charge happens here, after the body exists and before a byte
 // leaves (D2), and every response to a valid key reports its cost and balance (D11).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Store } from '../store/store.js';
+import type { Meter } from '../access/meter.js';
 import { charge } from './auth.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -11,8 +11,8 @@ export function httpDate(stamp: string): string {
   return new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
 }
 
-export async function sendCharged(store: Store, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
-  await charge(store, request, cost);
+export async function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
+  await charge(meter, request, cost);
   if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
   return reply.type(JSON_TYPE).send(body);
 }

@@ -8,19 +8,32 @@ import type { Database } from './schema.js';
 import { SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
 
-export async function openStore(url: string): Promise<Store> {
+export interface PgOptions {
+  poolSize: number;
+  connectTimeoutMs: number;
+  /** A query that takes longer fails, so a stalled database turns into 503s instead of hung requests. */
+  queryTimeoutMs: number;
+}
+
+export const PG_DEFAULTS: PgOptions = { poolSize: 10, connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
+
+export async function openStore(url: string, pgOptions: PgOptions = PG_DEFAULTS): Promise<Store> {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, pgOptions);
   throw new Error(`unsupported database URL: ${redactDbUrl(url)}`);
 }
 
 /** Database URLs may carry a password: never print one. */
 export const redactDbUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
-export function openPostgres(url: string, poolSize = 10): Store {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+export function openPostgres(url: string, options: Partial<PgOptions> = {}): Store {
+  const o = { ...PG_DEFAULTS, ...options };
+  const pool = new pg.Pool({ connectionString: url, max: o.poolSize, connectionTimeoutMillis: o.connectTimeoutMs, query_timeout: o.queryTimeoutMs, keepAlive: true });
+  // A client losing its connection must not crash the process: idle ones report to the pool, and a
+  // checked-out one (between two statements of a transaction) emits on itself. The query in hand
+  // fails instead, the pool drops the client, and the next query connects afresh.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 

@@ -10,7 +10,7 @@ if (!pgTestUrl) {
 } else {
   storeContract('PostgreSQL', async () => {
     const schema = await pgSchema(pgTestUrl);
-    const store = openPostgres(schema.url, 5);
+    const store = openPostgres(schema.url, { poolSize: 5 });
     await store.migrate();
     return {
       store,

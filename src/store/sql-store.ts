@@ -2,12 +2,16 @@
 // the driver (see open.ts) and a few column types in the migrations.
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
 import { addDays } from '../blend/freshness.js';
+import { chargeBatch } from './charge-batch.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
 } from './store.js';
+
+/** PostgreSQL channel a stored snapshot notifies, so other instances rebuild their rates. */
+export const DATA_CHANNEL = 'kurs_data';
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit with 9 columns. */
 const INSERT_CHUNK = 500;
@@ -161,6 +165,14 @@ export class SqlStore implements Store {
     return { ok: false, remaining: left ? Number(left.points) : 0 };
   }
 
+  chargeBatch(items: readonly ChargeRequest[]): Promise<ChargeResult[]> {
+    return chargeBatch(this.db, this.dialect, items);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
   async storeSnapshot(s: SnapshotInput): Promise<SnapshotResult> {
     if (s.rows.length === 0) throw new Error(`${s.source}: refusing to store an empty snapshot`);
     const dates = s.rows.map((r) => r.date).sort();
@@ -204,6 +216,8 @@ export class SqlStore implements Store {
       for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
         await trx.insertInto('observations').values(fresh.slice(i, i + INSERT_CHUNK)).execute();
       }
+      // Delivered at commit, to every listening instance (and never for a rolled-back snapshot).
+      if (this.dialect === 'postgres') await sql`select pg_notify(${DATA_CHANNEL}, ${String(id)})`.execute(trx);
       return { status: 'stored', inserted: fresh.length, revised, unchanged } as const;
     });
   }

@@ -64,6 +64,45 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.deepEqual(await store.charge('acc_1', 0), { ok: true, remaining: 0 });
     }));
 
+    test('chargeBatch: grants in order while the balance covers the cost, per account', withStore(async (store) => {
+      await store.createAccount({ id: 'acc_a', planId: 'business', points: 5, expiresAt: null, createdAt: NOW });
+      await store.createAccount({ id: 'acc_b', planId: 'business', points: 2, expiresAt: null, createdAt: NOW });
+      const results = await store.chargeBatch([
+        { accountId: 'acc_a', cost: 3 },
+        { accountId: 'acc_b', cost: 1 },
+        { accountId: 'acc_a', cost: 3 },
+        { accountId: 'acc_a', cost: 2 },
+        { accountId: 'acc_none', cost: 1 },
+        { accountId: 'acc_b', cost: 2 },
+        { accountId: 'acc_b', cost: 1 },
+      ]);
+      assert.deepEqual(results, [
+        { ok: true, remaining: 2 },
+        { ok: true, remaining: 1 },
+        // Too dear for what is left; a cheaper request after it still fits.
+        { ok: false, remaining: 2 },
+        { ok: true, remaining: 0 },
+        { ok: false, remaining: 0 },
+        { ok: false, remaining: 1 },
+        { ok: true, remaining: 0 },
+      ]);
+      assert.equal((await store.getAccount('acc_a'))!.points, 0);
+      assert.equal((await store.getAccount('acc_b'))!.points, 0);
+      assert.deepEqual(await store.chargeBatch([]), []);
+    }));
+
+    test('chargeBatch: concurrent batches on overlapping accounts never overspend', withStore(async (store) => {
+      const ids = ['acc_1', 'acc_2', 'acc_3'];
+      for (const id of ids) await store.createAccount({ id, planId: 'business', points: 30, expiresAt: null, createdAt: NOW });
+      const batches = await Promise.all(
+        Array.from({ length: 8 }, (_, b) => store.chargeBatch(Array.from({ length: 20 }, (_, i) => ({ accountId: ids[(b + i) % 3]!, cost: 1 })))),
+      );
+      const granted = batches.flat().filter((r) => r.ok).length;
+      assert.equal(granted, 90);
+      for (const id of ids) assert.equal((await store.getAccount(id))!.points, 0);
+      await store.ping();
+    }));
+
     test('snapshots: stored atomically once; a revision is counted; versions grow', withStore(async (store) => {
       assert.equal(await store.dataVersion(), 0);
       const rows = [

@@ -37,6 +37,11 @@ export interface KeyLookup {
 /** The balance after the attempt; `ok: false` means the balance was short and nothing was taken. */
 export type ChargeResult = { ok: boolean; remaining: number };
 
+export interface ChargeRequest {
+  accountId: string;
+  cost: number;
+}
+
 export interface ObservationRow {
   source: string;
   quote: string;
@@ -123,11 +128,17 @@ export interface Store {
 
   /** Takes `cost` points atomically with the balance check: never below zero, never twice. */
   charge(accountId: string, cost: number): Promise<ChargeResult>;
+  /** Charges many requests in one transaction, granted in the given order while each balance covers
+   *  the cost; the results are in the same order. All or nothing: on an error nothing was taken. */
+  chargeBatch(items: readonly ChargeRequest[]): Promise<ChargeResult[]>;
+  /** Resolves when the database answers (for /readyz); rejects otherwise. */
+  ping(): Promise<void>;
 
   /** Stores one parsed payload atomically; the same payload (by SHA-256) a second time changes nothing. */
   storeSnapshot(snapshot: SnapshotInput): Promise<SnapshotResult>;
   hasSnapshots(): Promise<boolean>;
-  /** Grows whenever a snapshot lands, from any process: servers poll it to pick up new data. */
+  /** Grows whenever a snapshot lands, from any process: servers check it to pick up new data
+   *  (on PostgreSQL a stored snapshot also sends a NOTIFY on DATA_CHANNEL). */
   dataVersion(): Promise<number>;
   recordFetch(record: FetchRecord): Promise<void>;
   /** Health of every source that has data or has been fetched. */

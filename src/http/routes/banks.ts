@@ -38,12 +38,12 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
       const table = deps.market.current.banks.get(source.code);
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
-      return sendCharged(deps.store, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
     },
   );
 
   app.get('/v1/banks', { config: { endpoint: 'banks' } }, async (request, reply) =>
-    sendCharged(deps.store, request, reply, deps.pointsCost.banks, banksBody),
+    sendCharged(deps.meter, request, reply, deps.pointsCost.banks, banksBody),
   );
 
   app.get('/v1/currencies', { config: { endpoint: 'currencies' } }, async (request, reply) => {
@@ -58,6 +58,6 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
       body = stringify({ code: 200, message: 'success', currencies });
       currencyBodies.set(rates, body);
     }
-    return sendCharged(deps.store, request, reply, deps.pointsCost.currencies, body);
+    return sendCharged(deps.meter, request, reply, deps.pointsCost.currencies, body);
   });
 }

@@ -50,7 +50,7 @@ export function provenanceRoutes(app: FastifyInstance, deps: AppDeps): void {
         fresh: rates.isFresh(base, today) && rates.isFresh(target, today),
         legs: [leg(rates.get(base)!), leg(rates.get(target)!)],
       });
-      return sendCharged(deps.store, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
     },
   );
 }

@@ -39,7 +39,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const plain = rates.latestBody(base);
       if (plain === undefined) throw noRate(base);
       const body = amount === undefined ? plain : latestWithAmount(rates, base, amount);
-      return sendCharged(deps.store, request, reply, deps.pointsCost.latest, body, rates.newestUpdate);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, rates.newestUpdate);
     },
   );
 
@@ -62,7 +62,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
         code: 200, message: 'success', base, target, rate: new Num(pair.text), amount: new Num(amountText),
         converted: new Num(amount ? convert(amount, pair.text) : pair.text), last_update: pair.lastUpdate,
       });
-      return sendCharged(deps.store, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
     },
   );
 
@@ -94,7 +94,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (newest === undefined || pair.lastUpdate > newest) newest = pair.lastUpdate;
       }
       const json = stringify({ code: 200, message: 'success', base, amount: new Num(amount ? amount.toString() : '1'), rates: out, missing });
-      return sendCharged(deps.store, request, reply, deps.pointsCost.convert, json, newest);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
     },
   );
 }

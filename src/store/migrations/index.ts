@@ -4,6 +4,7 @@
 import type { Migration } from 'kysely';
 import { initial, type DialectName } from './0001-initial.js';
 import { sourceHealth } from './0002-source-health.js';
+import { chargeBatchFunction } from './0003-charge-batch.js';
 import { usageLimits } from './0004-usage-limits.js';
 
 export type { DialectName };
@@ -12,6 +13,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
     '0002-source-health': sourceHealth,
+    '0003-charge-batch': chargeBatchFunction(dialect),
     '0004-usage-limits': usageLimits,
   };
 }
