@@ -90,7 +90,7 @@ function combine(currency: string, all: Contribution[], ctx: Context): BlendedRa
     const weight = share.get(c);
     return weight !== undefined ? { ...c, weight, excluded: false } : { ...c, weight: 0, excluded: isCurrent[i] ? 'outlier' : 'stale' };
   });
-  // One figure carrying all the weight is its own value exactly; otherwise the weighted mean.
+  // A lone figure is its own value (no weighing round trip); otherwise the weighted mean.
   const sole = kept.length === 1 ? kept[0]!.perUsd : undefined;
   return {
     currency,
