@@ -115,6 +115,15 @@ test('blend: figures near the reference moment count most, and a past moment dis
   assert.equal(atDawn.perUsd.toSignificantDigits(14).toString(), mean(pa, pb * early));
 });
 
+test('blend: data months older than the reference moment keeps its weighting (no underflow)', () => {
+  const sources = [source('AAAA', 'USD', { publishedAtUtc: '04:00:00' }), source('BBBB', 'USD')];
+  const rows = [row('AAAA', 'SEK', '2026-04-13', '10.0000', 'indirect'), row('BBBB', 'SEK', '2026-04-13', '10.0100', 'indirect')];
+  const now = blend(sources, rows, opts).get('SEK')!;
+  const months = blend(sources, rows, { ...opts, referenceMoment: '2026-11-22 12:00:00' }).get('SEK')!;
+  assert.equal(months.perUsd.toString(), now.perUsd.toString());
+  assert.ok(months.contributions.every((c) => c.weight > 0 && c.weight < 1));
+});
+
 test('blend: the issuer counts double for its own currency, sources of one fixing share one weight', () => {
   // PPPP is based in PLN (its USD row gives PLN per USD); ECBF and DKNB, here USD-based, relay one
   // fixing, the concertation at 13:15 UTC; PPPP fixes at the same hour.

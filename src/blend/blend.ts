@@ -11,7 +11,7 @@ import { SAME_FIXING } from './fixing.js';
 import { freshUntil } from './freshness.js';
 import { PEG_BY_CURRENCY, type Peg } from './pegs.js';
 import { rebase, type Contribution, type SourceInfo } from './rebase.js';
-import { weightOf } from './weights.js';
+import { hoursApart, weightOf } from './weights.js';
 
 export type Exclusion = false | 'stale' | 'outlier' | 'peg';
 
@@ -77,13 +77,15 @@ function combine(currency: string, all: Contribution[], ctx: Context): BlendedRa
   const odd = outliers(current.map((c) => c.perUsd));
   const kept = current.filter((_, i) => !odd[i]);
   const reference = opts.referenceMoment ?? max(kept.map((c) => c.moment));
-  const prior = shareFixings(kept, kept.map((c) => weightOf(c, ctx.sources.get(c.source), reference)));
+  const hours = kept.map((c) => hoursApart(c.moment, reference));
+  const nearest = Math.min(...hours);
+  const prior = shareFixings(kept, kept.map((c, i) => weightOf(c, ctx.sources.get(c.source), hours[i]! - nearest)));
   const values = kept.map((c) => c.perUsd);
   // Consensus at the reference moment, with at least as many figures as the outlier cut needs.
   const agreement = kept.length >= MIN_SOURCES_FOR_CONSENSUS ? agreementWeights(values, prior) : values.map(() => 1);
   let weights = prior.map((w, i) => w * agreement[i]!);
   let total = weights.reduce((s, w) => s + w, 0);
-  // Every weight underflowing (a reference moment months away from the data) leaves them equal.
+  // Cannot happen with positive figures (the nearest weighs at least its precision share); a guard.
   if (!(total > 0)) [weights, total] = [kept.map(() => 1), kept.length];
   const share = new Map(kept.map((c, i) => [c, weights[i]! / total]));
   const contributions: WeightedContribution[] = all.map((c, i) => {

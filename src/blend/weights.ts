@@ -69,8 +69,10 @@ export function precisionWeight(published: string): number {
 export const isIssuer = (c: Pick<Contribution, 'source' | 'currency'>, base: string | undefined): boolean =>
   ISSUER_OF[c.currency] === undefined ? base === c.currency : ISSUER_OF[c.currency] === c.source;
 
-export function weightOf(c: Contribution, source: Pick<SourceInfo, 'currency' | 'grade'> | undefined, referenceMoment: string): number {
+/** A figure's weight, `hours` being its distance from the reference moment less the nearest
+ *  figure's: shares are unchanged by the common factor, and months-old data cannot underflow to 0. */
+export function weightOf(c: Contribution, source: Pick<SourceInfo, 'currency' | 'grade'> | undefined, hours: number): number {
   const grade = source?.grade ? GRADE_WEIGHT[source.grade] : 1;
   const issuer = isIssuer(c, source?.currency) ? ISSUER_WEIGHT : 1;
-  return recencyWeight(hoursApart(c.moment, referenceMoment)) * grade * issuer * precisionWeight(c.published);
+  return recencyWeight(hours) * grade * issuer * precisionWeight(c.published);
 }
