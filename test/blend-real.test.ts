@@ -1,14 +1,17 @@
 // The blend on the real recorded payloads of every source: reciprocal and cross consistency, no
-// rate ≤ 0, no float noise, and agreement with the ECB, the Bank of Canada and the NBP on their own
-// days. Built in memory from the parsers, as ingest would store it.
+// rate ≤ 0, no float noise, agreement with the ECB, the Bank of Canada and the NBP on every currency
+// of every day each published, and the day offsets of banks that date a figure by its effective day.
+// Built in memory from the parsers, as ingest would store it.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
+import { fixingMoment } from '../src/blend/fixing.js';
 import { addDays } from '../src/blend/freshness.js';
 import { blend } from '../src/blend/blend.js';
 import { normalize } from '../src/ingest/validate.js';
 import { Decimal } from '../src/money/decimal.js';
+import { roundingError } from '../src/blend/weights.js';
 import { RatesTable } from '../src/rates/table.js';
 import { SOURCES } from '../src/sources/index.js';
 import type { ObservationRow } from '../src/store/store.js';
@@ -18,12 +21,25 @@ import { fixturesDir } from './helpers.js';
 const FIXTURES = fileURLToPath(fixturesDir);
 const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
 const LOOKBACK_DAYS = 45;
-/** The bound the majors are held to now. The goal is 0.5% (issue "blending engine"); banks fixing at
- *  different hours still put the blend up to ~0.65% from one bank's own figure (docs/blending.md). */
-const TOLERANCE = 0.01;
-/** Deep-market currencies, where banks' figures of one day agree closely. Across every currency the
- *  worst deviation is printed, not asserted: see docs/blending.md. */
-const MAJORS = new Set(['USD', 'EUR', 'JPY', 'GBP', 'CHF', 'AUD', 'CAD', 'NZD', 'SEK', 'NOK', 'DKK', 'CNY', 'HKD', 'SGD', 'PLN', 'CZK']);
+/** The goal (issue "blending engine"): the blend within 0.5% of each bank's own figure… */
+const TOLERANCE = 0.005;
+/** …where the bank's figure is itself only known to half a unit in its last digit (the Bank of Canada
+ *  publishes IDR as 0.00008, ±6%), so that rounding interval widens the bound. */
+const toleranceFor = (published: string) => TOLERANCE + roundingError(published);
+
+/** Figures that stay outside the bound after the method's work, each with its reason (docs/blending.md).
+ *  Every one is checked to still be outside: one that comes within must be removed from this list. */
+const EXCEPTIONS: Record<string, string> = {
+  'NBPL XAF 2026-03-04': 'pegged at 655.957 per EUR; table B puts it 1.7% off the parity',
+  'NBPL XOF 2026-03-04': 'pegged at 655.957 per EUR; table B puts it 0.7% off the parity (and 2.4% from its own XAF)',
+  'NBPL STN 2026-03-04': 'pegged at 24.5 per EUR; table B puts it 1.0% off the parity',
+  'NBPL AWG 2026-03-04': 'pegged at 1.79 per USD; table B puts it 0.8% off the parity',
+  'NBPL GMD 2026-03-04': "table B is 2.3% from the Central Bank of The Gambia's own figure, which the blend follows",
+  'NBPL DOP 2026-03-04': 'table B gives two digits (0.062) and sits 2% from the only other source, Jamaica\'s cross',
+  'NBPL AMD 2026-03-04': "table B is 0.44% from the Central Bank of Armenia's own figure; 0.52% from the blend",
+  'NBPL RON 2026-03-03': "NBP's RON lagged its own EUR: EUR/RON 5.1305 against 5.097 the days around and 5.0981 at the ECB and the NBR",
+  'NBPL XDR 2026-03-03': "NBP's SDR is 0.27% from the IMF's own value that day; other banks relay an earlier one",
+};
 
 describe('the blend on real data', { skip }, () => {
   const rows: ObservationRow[] = [];
@@ -45,10 +61,11 @@ describe('the blend on real data', { skip }, () => {
     }
   });
 
-  /** The table as of `day`: what a server would have served that evening. */
-  const asOf = (day: string) => {
+  /** The blend of `day` (no figure dated after it), weighted from `referenceMoment` when given. */
+  const asOf = (day: string, referenceMoment?: string) => {
     const from = addDays(day, -LOOKBACK_DAYS);
-    return new RatesTable(blend([...SOURCES], rows.filter((r) => r.date <= day && r.date >= from), { referenceDay: day, graceDays: 0 }));
+    const opts = { referenceDay: day, graceDays: 0, ...(referenceMoment ? { referenceMoment } : {}) };
+    return new RatesTable(blend([...SOURCES], rows.filter((r) => r.date <= day && r.date >= from), opts));
   };
 
   test('every base and target: rates positive, reciprocal and cross consistent, no float noise', () => {
@@ -58,7 +75,7 @@ describe('the blend on real data', { skip }, () => {
     const started = Date.now();
     asOf('2026-04-14');
     const ms = Date.now() - started;
-    console.log(`# full blend over ${SOURCES.length} sources: ${ms} ms`);
+    console.log(`# full blend over ${SOURCES.length} sources, selecting from ${rows.length} rows: ${ms} ms`);
     for (const a of codes) {
       for (const b of codes) {
         const ab = table.pair(a, b)!.text;
@@ -75,29 +92,94 @@ describe('the blend on real data', { skip }, () => {
     }
   });
 
+  // The blend of each day the bank published, weighted from the bank's own fixing moment (the
+  // ECB's 13:15 UTC, the Bank of Canada's 17:00, the NBP's 11:15): figures compared at equal time.
   const agreement = (bank: string, base: string) => () => {
+    const source = SOURCES.find((s) => s.code === bank)!;
     const days = [...new Set(rows.filter((r) => r.source === bank && r.date >= '2026-03-02' && r.date <= '2026-04-13').map((r) => r.date))].sort();
     assert.ok(days.length > 0, `${bank} has no day in the compared period`);
     let worst = { deviation: 0, what: '' };
-    let worstMajor = { deviation: 0, what: '' };
+    let compared = 0;
+    const failures: string[] = [];
+    const excepted = new Set<string>();
     for (const day of days) {
-      const table = asOf(day);
+      const table = asOf(day, fixingMoment(source, day, base));
+      const seen = new Set<string>();
       for (const r of rows.filter((x) => x.source === bank && x.date === day)) {
-        if (!table.has(r.quote) || !table.has(base)) continue;
+        if (seen.has(r.quote) || !table.has(r.quote) || !table.has(base)) continue;
+        seen.add(r.quote);
+        compared++;
         // The bank's own figure as units of the quote per 1 base.
         const own = r.direction === 'indirect' ? new Decimal(r.rate) : new Decimal(1).div(r.rate);
         const deviation = new Decimal(table.pair(base, r.quote)!.text).div(own).minus(1).abs().toNumber();
-        if (deviation > worst.deviation) worst = { deviation, what: `${base}/${r.quote} on ${day}` };
-        if (MAJORS.has(r.quote) && deviation > worstMajor.deviation) worstMajor = { deviation, what: `${base}/${r.quote} on ${day}` };
+        const key = `${bank} ${r.quote} ${day}`;
+        const what = `${base}/${r.quote} on ${day} (published ${r.rate}): ${(deviation * 100).toFixed(3)}%`;
+        if (EXCEPTIONS[key] !== undefined) {
+          excepted.add(key);
+          if (deviation <= toleranceFor(r.rate)) failures.push(`${key} is listed as an exception but agrees: remove it`);
+          continue;
+        }
+        if (deviation > worst.deviation) worst = { deviation, what };
+        if (deviation > toleranceFor(r.rate)) failures.push(what);
       }
     }
-    const pct = (d: number) => `${(d * 100).toFixed(3)}%`;
-    console.log(`# ${bank}: worst deviation ${pct(worst.deviation)} (${worst.what}); majors ${pct(worstMajor.deviation)} (${worstMajor.what}); ${days.length} days`);
-    assert.ok(worstMajor.what !== '', `${bank}: no major currency compared`);
-    assert.ok(worstMajor.deviation < TOLERANCE, `${bank} ${worstMajor.what} deviates ${worstMajor.deviation}`);
+    const listed = Object.keys(EXCEPTIONS).filter((k) => k.startsWith(`${bank} `));
+    console.log(`# ${bank}: worst deviation ${worst.what}; ${compared} figures on ${days.length} days; ${listed.length} listed exceptions`);
+    for (const k of listed) assert.ok(excepted.has(k), `exception ${k} was not compared`);
+    assert.deepEqual(failures, []);
   };
 
-  test('blended EUR crosses of the majors agree with the ECB on its own days within 1%', agreement('ECBF', 'EUR'));
-  test('blended CAD crosses of the majors agree with the Bank of Canada within 1%', agreement('BCAN', 'CAD'));
-  test('blended PLN crosses of the majors agree with the NBP within 1%', agreement('NBPL', 'PLN'));
+  test('blended EUR crosses agree with the ECB on every day it published, within 0.5%', agreement('ECBF', 'EUR'));
+  test('blended CAD crosses agree with the Bank of Canada on every day it published, within 0.5%', agreement('BCAN', 'CAD'));
+  test('blended PLN crosses agree with the NBP on every day it published, within 0.5% (listed exceptions aside)', agreement('NBPL', 'PLN'));
+
+  test('banks dating a figure by its effective day agree best with the ECB of the business day before', () => {
+    // Each source's figures as units per USD, by date: a figure dated D but set on D-1 matches the
+    // ECB's D-1 figures more closely than its D ones. This is what the day offset (D7) encodes.
+    const perUsd = (code: string) => {
+      const base = SOURCES.find((s) => s.code === code)!.currency;
+      const byDate = new Map<string, Map<string, number>>();
+      for (const r of rows) {
+        if (r.source !== code || r.date < '2026-02-15') continue;
+        const day = byDate.get(r.date) ?? byDate.set(r.date, new Map()).get(r.date)!;
+        day.set(r.quote, r.direction === 'indirect' ? Number(r.rate) : 1 / Number(r.rate));
+      }
+      const out = new Map<string, Map<string, number>>();
+      for (const [date, day] of byDate) {
+        const usd = base === 'USD' ? 1 : day.get('USD');
+        if (!usd) continue;
+        out.set(date, new Map([...day].filter(([q]) => q !== 'USD').map(([q, v]) => [q, v / usd])));
+        if (base !== 'USD') out.get(date)!.set(base, 1 / usd);
+      }
+      return out;
+    };
+    const ecb = perUsd('ECBF');
+    const previousWeekday = (date: string) => {
+      let d = addDays(date, -1);
+      while ([0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay())) d = addDays(d, -1);
+      return d;
+    };
+    const medianGap = (own: Map<string, Map<string, number>>, pick: (date: string) => string | undefined) => {
+      const gaps: number[] = [];
+      for (const [date, figures] of own) {
+        const ref = ecb.get(pick(date) ?? '');
+        if (!ref) continue;
+        for (const [q, v] of figures) if (ref.has(q)) gaps.push(Math.abs(Math.log(v / ref.get(q)!)));
+      }
+      gaps.sort((a, b) => a - b);
+      return { median: gaps[gaps.length >> 1] ?? NaN, count: gaps.length };
+    };
+    let checked = 0;
+    for (const s of SOURCES.filter((x) => x.publishedDayOffset === -1)) {
+      const own = perUsd(s.code);
+      const same = medianGap(own, (date) => (ecb.has(date) ? date : undefined));
+      // Only where the ECB published on the business day just before (not across Easter, say).
+      const before = medianGap(own, (date) => previousWeekday(date));
+      if (same.count < 10 || before.count < 10) continue;
+      checked++;
+      console.log(`# ${s.code}: median gap to the ECB of the day before ${(before.median * 1e4).toFixed(0)} bp, of the same day ${(same.median * 1e4).toFixed(0)} bp`);
+      assert.ok(before.median < same.median, `${s.code} agrees better with the same day's ECB: is its day offset right?`);
+    }
+    assert.ok(checked >= 8, `only ${checked} offset sources compared`);
+  });
 });

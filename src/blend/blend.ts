@@ -1,26 +1,29 @@
 // The blend, composed: rebase every source to USD (bridging those without USD) → per currency keep
-// current figures → drop outliers by consensus → weight by recency and source quality → weighted
-// mean → apply official pegs. Pure: rows, sources and the reference day in; a table out.
+// current figures → drop outliers by consensus → weight by recency from the reference moment, issuer,
+// precision and grade → fade dissenters from the weighted median → weighted mean → apply official
+// pegs. Pure: rows, sources, the reference day and moment in; a table out (docs/blending.md).
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import type { ObservationRow } from '../store/store.js';
-import { outliers } from './consensus.js';
+import type { Cadence } from '../sources/types.js';
+import { agreementWeights, MIN_SOURCES_FOR_CONSENSUS, outliers } from './consensus.js';
+import { SAME_FIXING } from './fixing.js';
 import { freshUntil } from './freshness.js';
 import { PEG_BY_CURRENCY, type Peg } from './pegs.js';
 import { rebase, type Contribution, type SourceInfo } from './rebase.js';
-import { weightedMean, weightOf } from './weights.js';
+import { hoursApart, weightOf } from './weights.js';
 
 export type Exclusion = false | 'stale' | 'outlier' | 'peg';
 
 export interface WeightedContribution extends Contribution {
-  /** Share of the blend (0 when excluded), unrounded. */
-  weight: Decimal;
+  /** Share of the blend (0 when excluded), in floating point like `perUsd`. */
+  weight: number;
   excluded: Exclusion;
 }
 
 export interface BlendedRate {
   currency: string;
-  /** Units of the currency per 1 USD, unrounded. */
+  /** Units of the currency per 1 USD, to 15 significant digits (8 are ever shown, D6). */
   perUsd: Decimal;
   /** Newest contributing `bank_update` (D7). */
   bankUpdate: string;
@@ -34,6 +37,10 @@ export interface BlendOptions {
   /** The day the blend is for (YYYY-MM-DD): no figure dated after it (plus what banks publish ahead) is used. */
   referenceDay: string;
   graceDays: number;
+  /** `YYYY-MM-DD HH:MM:SS`: the moment recency weights are measured from. By default each currency's
+   *  newest fixing, which ranks figures exactly as "now" would (2^−t is memoryless); a past moment
+   *  gives the blend as of then, figures fixed after it counting less the later they were fixed. */
+  referenceMoment?: string;
 }
 
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
@@ -41,43 +48,91 @@ const BRIDGES = ['EUR', 'GBP', 'JPY', 'CHF', 'CNY'];
 
 const max = (values: string[]) => values.reduce((m, v) => (v > m ? v : m), '');
 
-function combine(currency: string, all: Contribution[], grades: Map<string, SourceInfo['grade']>, opts: BlendOptions): BlendedRate {
+/** A float as exact decimal text of its 15 significant digits: the binary tail never shows (D6). */
+export const toDecimal = (x: number): Decimal => new Decimal(x.toPrecision(15));
+
+/** Pure helpers memoised for one blend: a few dozen distinct dates recur thousands of times. */
+function memo<T>(f: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) cache.set(key, (v = f(key)));
+    return v;
+  };
+}
+
+interface Context {
+  sources: Map<string, SourceInfo>;
+  opts: BlendOptions;
+  /** freshUntil by `date cadence grace`. */
+  fresh: (key: string) => string;
+}
+
+function combine(currency: string, all: Contribution[], ctx: Context): BlendedRate {
+  const { opts, fresh } = ctx;
   // Carry-forward: a figure counts while it would still be fresh on the day of the newest one.
   const newest = max(all.map((c) => c.date));
-  const current = all.filter((c) => freshUntil(c.date, c.cadence, 0) >= newest);
+  const isCurrent = all.map((c) => fresh(`${c.date} ${c.cadence} 0`) >= newest);
+  const current = all.filter((_, i) => isCurrent[i]);
   const odd = outliers(current.map((c) => c.perUsd));
   const kept = current.filter((_, i) => !odd[i]);
-  const newestUpdate = max(kept.map((c) => c.bankUpdate));
-  const weights = kept.map((c) => weightOf(c, grades.get(c.source), newestUpdate));
-  const total = weights.reduce((s, w) => s.plus(w), new Decimal(0));
-  const contributions: WeightedContribution[] = all.map((c) => {
-    const i = kept.indexOf(c);
-    return i >= 0 ? { ...c, weight: weights[i]!.div(total), excluded: false } : { ...c, weight: new Decimal(0), excluded: current.includes(c) ? 'outlier' : 'stale' };
+  const reference = opts.referenceMoment ?? max(kept.map((c) => c.moment));
+  const hours = kept.map((c) => hoursApart(c.moment, reference));
+  const nearest = Math.min(...hours);
+  const prior = shareFixings(kept, kept.map((c, i) => weightOf(c, ctx.sources.get(c.source), hours[i]! - nearest)));
+  const values = kept.map((c) => c.perUsd);
+  // Consensus at the reference moment, with at least as many figures as the outlier cut needs.
+  const agreement = kept.length >= MIN_SOURCES_FOR_CONSENSUS ? agreementWeights(values, prior) : values.map(() => 1);
+  let weights = prior.map((w, i) => w * agreement[i]!);
+  let total = weights.reduce((s, w) => s + w, 0);
+  // Cannot happen with positive figures (the nearest weighs at least its precision share); a guard.
+  if (!(total > 0)) [weights, total] = [kept.map(() => 1), kept.length];
+  const share = new Map(kept.map((c, i) => [c, weights[i]! / total]));
+  const contributions: WeightedContribution[] = all.map((c, i) => {
+    const weight = share.get(c);
+    return weight !== undefined ? { ...c, weight, excluded: false } : { ...c, weight: 0, excluded: isCurrent[i] ? 'outlier' : 'stale' };
   });
+  // A lone figure is its own value (no weighing round trip); otherwise the weighted mean.
+  const sole = kept.length === 1 ? kept[0]!.perUsd : undefined;
   return {
     currency,
-    perUsd: weightedMean(kept.map((c) => c.perUsd), weights),
+    perUsd: toDecimal(sole ?? values.reduce((s, v, i) => s + v * weights[i]!, 0) / total),
     bankUpdate: max(kept.map((c) => c.bankUpdate)),
-    freshUntil: max(kept.map((c) => freshUntil(c.date, c.cadence, opts.graceDays))),
+    freshUntil: max(kept.map((c) => fresh(`${c.date} ${c.cadence} ${opts.graceDays}`))),
     contributions,
   };
 }
 
-function combineAll(contributions: Contribution[], grades: Map<string, SourceInfo['grade']>, opts: BlendOptions): Map<string, BlendedRate> {
+/** Sources relaying one fixing split one figure's weight (fixing.ts). */
+function shareFixings(kept: Contribution[], weights: number[]): number[] {
+  const count = new Map<string, number>();
+  const group = kept.map((c) => (SAME_FIXING[c.source] ? `${SAME_FIXING[c.source]} ${c.date}` : undefined));
+  for (const g of group) if (g) count.set(g, (count.get(g) ?? 0) + 1);
+  return weights.map((w, i) => (group[i] ? w / count.get(group[i]!)! : w));
+}
+
+function combineAll(contributions: Contribution[], ctx: Context): Map<string, BlendedRate> {
   const byCurrency = new Map<string, Contribution[]>();
   // D4: blended rates quote the active ISO 4217 currencies (plus XDR) only.
   for (const c of contributions) {
-    if (!isActiveCurrency(c.currency) || !c.perUsd.gt(0)) continue;
+    if (!isActiveCurrency(c.currency) || !(c.perUsd > 0) || !Number.isFinite(c.perUsd)) continue;
     const list = byCurrency.get(c.currency);
     if (list) list.push(c);
     else byCurrency.set(c.currency, [c]);
   }
-  return new Map([...byCurrency].map(([currency, list]) => [currency, combine(currency, list, grades, opts)]));
+  return new Map([...byCurrency].map(([currency, list]) => [currency, combine(currency, list, ctx)]));
 }
 
 export function blend(sources: SourceInfo[], rows: ObservationRow[], opts: BlendOptions): Map<string, BlendedRate> {
   const live = sources.filter((s) => !s.discontinued);
-  const grades = new Map(live.map((s) => [s.code, s.grade]));
+  const ctx: Context = {
+    sources: new Map(live.map((s) => [s.code, s])),
+    opts,
+    fresh: memo((key) => {
+      const [date, cadence, grace] = key.split(' ');
+      return freshUntil(date!, cadence as Cadence, Number(grace));
+    }),
+  };
   const bySource = new Map<string, ObservationRow[]>();
   for (const r of rows) {
     const list = bySource.get(r.source);
@@ -86,16 +141,16 @@ export function blend(sources: SourceInfo[], rows: ObservationRow[], opts: Blend
   }
 
   const direct = live.map((s) => ({ source: s, contributions: rebase(s, bySource.get(s.code) ?? []) }));
-  const first = combineAll(direct.flatMap((d) => d.contributions), grades, opts);
+  const first = combineAll(direct.flatMap((d) => d.contributions), ctx);
   // Sources without USD go through a currency the others already price.
   const bridged = direct
     .filter((d) => d.contributions.length === 0 && (bySource.get(d.source.code)?.length ?? 0) > 0)
     .flatMap(({ source }) => {
       const quotes = new Set((bySource.get(source.code) ?? []).map((r) => r.quote));
       const via = [...BRIDGES, ...quotes].find((c) => c !== source.currency && quotes.has(c) && first.has(c));
-      return via ? rebase(source, bySource.get(source.code)!, { currency: via, perUsd: first.get(via)!.perUsd }) : [];
+      return via ? rebase(source, bySource.get(source.code)!, { currency: via, perUsd: first.get(via)!.perUsd.toNumber() }) : [];
     });
-  const out = bridged.length > 0 ? combineAll([...direct.flatMap((d) => d.contributions), ...bridged], grades, opts) : first;
+  const out = bridged.length > 0 ? combineAll([...direct.flatMap((d) => d.contributions), ...bridged], ctx) : first;
 
   if (out.size > 0) {
     // The pivot: every contribution is also a USD figure, so USD is as new and as fresh as the newest.
@@ -117,7 +172,7 @@ function applyPegs(rates: Map<string, BlendedRate>): void {
       perUsd: anchor.perUsd.times(peg.rate),
       bankUpdate: anchor.bankUpdate,
       freshUntil: anchor.freshUntil,
-      contributions: own.map((c) => ({ ...c, weight: new Decimal(0), excluded: 'peg' })),
+      contributions: own.map((c) => ({ ...c, weight: 0, excluded: 'peg' })),
       peg,
     });
   }

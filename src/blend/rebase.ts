@@ -3,6 +3,7 @@
 // bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
 import { addDays } from './freshness.js';
+import { fixingTime } from './fixing.js';
 import type { ObservationRow } from '../store/store.js';
 import type { Cadence } from '../sources/types.js';
 
@@ -23,11 +24,15 @@ export interface SourceInfo {
 export interface Contribution {
   source: string;
   currency: string;
-  perUsd: Decimal;
+  /** Units per USD in binary floating point: weighing needs no more than its 15 digits, and only
+   *  8-digit results are ever shown (D6); the published figure below keeps the bank's digits. */
+  perUsd: number;
   date: string;
   cadence: Cadence;
   /** `YYYY-MM-DD HH:MM:SS`: the figure's date at the source's publication time (D7). */
   bankUpdate: string;
+  /** `YYYY-MM-DD HH:MM:SS`: when the figure was fixed (fixing.ts); what recency weights compare. */
+  moment: string;
   /** The published figure, per 1 unit, in the published direction, and that direction. */
   published: string;
   direction: ObservationRow['direction'];
@@ -46,6 +51,9 @@ export function perBase(row: ObservationRow): Decimal {
   return row.direction === 'indirect' ? new Decimal(row.rate) : new Decimal(1).div(row.rate);
 }
 
+/** `perBase` in floating point, for blending. */
+const perBaseNumber = (row: ObservationRow): number => (row.direction === 'indirect' ? Number(row.rate) : 1 / Number(row.rate));
+
 /** The newest row per currency; `rows` may hold several dates. */
 export function newestByQuote(rows: ObservationRow[]): Map<string, ObservationRow> {
   const newest = new Map<string, ObservationRow>();
@@ -59,7 +67,7 @@ export function newestByQuote(rows: ObservationRow[]): Map<string, ObservationRo
 export interface Pivot {
   currency: string;
   /** Units of the pivot per 1 USD: 1 for USD itself, the blended figure for a bridge. */
-  perUsd: Decimal;
+  perUsd: number;
 }
 
 /**
@@ -67,28 +75,31 @@ export interface Pivot {
  * of the same date, or the newest earlier one (a weekly table against a daily USD row). Empty when
  * the source has no figure for the pivot.
  */
-export function rebase(source: SourceInfo, rows: ObservationRow[], pivot: Pivot = { currency: 'USD', perUsd: new Decimal(1) }): Contribution[] {
+export function rebase(source: SourceInfo, rows: ObservationRow[], pivot: Pivot = { currency: 'USD', perUsd: 1 }): Contribution[] {
   const cadenceOf = (r: ObservationRow): Cadence => source.tableCadence?.[r.table] ?? source.cadence;
   const bridge = pivot.currency === 'USD' ? {} : { bridge: pivot.currency };
-  const contribution = (currency: string, perUsd: Decimal, r: ObservationRow): Contribution => ({
-    source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: bankUpdate(source, r.date),
-    published: r.rate, direction: r.direction, ...bridge,
+  // A source's rows share a handful of dates: stamp each date once.
+  const stamps = new Map<string, string>();
+  const stamp = (date: string) => stamps.get(date) ?? stamps.set(date, bankUpdate(source, date)).get(date)!;
+  const contribution = (currency: string, perUsd: number, r: ObservationRow): Contribution => ({
+    source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: stamp(r.date),
+    moment: `${stamp(r.date).slice(0, 10)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, ...bridge,
   });
   const newest = [...newestByQuote(rows).values()];
 
   if (source.currency === pivot.currency) {
     // The pivot is the base: every figure is already per unit of it.
-    return newest.filter((r) => r.quote !== pivot.currency).map((r) => contribution(r.quote, perBase(r).times(pivot.perUsd), r));
+    return newest.filter((r) => r.quote !== pivot.currency).map((r) => contribution(r.quote, perBaseNumber(r) * pivot.perUsd, r));
   }
   const pivotRows = rows.filter((r) => r.quote === pivot.currency).sort((a, b) => (a.date < b.date ? 1 : -1));
   if (pivotRows.length === 0) return [];
   const pivotOn = (date: string) => pivotRows.find((u) => u.date <= date);
   // Units of X per USD = (X per base) / (pivot per base) × (pivot per USD).
-  const perUsd = (r: ObservationRow, p: ObservationRow) => perBase(r).div(perBase(p)).times(pivot.perUsd);
+  const perUsd = (r: ObservationRow, p: ObservationRow) => (perBaseNumber(r) / perBaseNumber(p)) * pivot.perUsd;
 
   const latestPivot = pivotRows[0]!;
   // The base's own rate comes from the pivot row; a bridged source says nothing new about the bridge.
-  const out: Contribution[] = [contribution(source.currency, pivot.perUsd.div(perBase(latestPivot)), latestPivot)];
+  const out: Contribution[] = [contribution(source.currency, pivot.perUsd / perBaseNumber(latestPivot), latestPivot)];
   for (const r of newest) {
     if (r.quote === pivot.currency || r.quote === source.currency || r.quote === 'USD') continue;
     const p = pivotOn(r.date);

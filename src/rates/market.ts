@@ -1,7 +1,7 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
 import { blend } from '../blend/blend.js';
-import { addDays } from '../blend/freshness.js';
+import { addDays, utcStamp } from '../blend/freshness.js';
 import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -30,7 +30,10 @@ export class Market {
     // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
     const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
     const rows = (await this.store.recentObservations(LOOKBACK_DAYS)).filter((r) => r.date <= latest);
-    const rates = new RatesTable(blend([...this.sources], rows, { referenceDay: now.toISOString().slice(0, 10), graceDays: this.graceDays }));
+    // Weighted from `now`: a figure dated ahead (banks publish up to MAX_DAYS_AHEAD early) or stamped
+    // later than its bank fixed it counts less, not more, than what the market showed by now.
+    const opts = { referenceDay: now.toISOString().slice(0, 10), referenceMoment: utcStamp(now), graceDays: this.graceDays };
+    const rates = new RatesTable(blend([...this.sources], rows, opts));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
       const own = rows.filter((r) => r.source === source.code);

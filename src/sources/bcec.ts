@@ -34,6 +34,8 @@ export const source: Source = {
   // No publication time is documented; we take the start of the observed polling window (13:00 in
   // Santiago on standard time, UTC-4). A day's figure is dated the day it applies, as the BDE states it.
   publishedAtUtc: '16:00:00',
+  // The dólar observado of day D is computed from the previous business day's trades.
+  publishedDayOffset: -1,
   feedUrl: 'https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?function=GetSeries&timeseries=F073.TCO.PRE.Z.D',
   baseUrl: 'https://si3.bcentral.cl/SieteRestWS',
   termsUrl: 'https://si3.bcentral.cl/Siete/es/Siete/API',

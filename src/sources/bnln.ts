@@ -39,6 +39,8 @@ export const source: Source = {
   // Rates are set at 17:00 Tbilisi time (GET, UTC+4 all year) = 13:00 UTC, on the business day
   // before the date they are valid from. The contract joins this time with the validity date.
   publishedAtUtc: '13:00:00',
+  // Dated by the day it is valid from, set the business day before.
+  publishedDayOffset: -1,
   feedUrl: 'https://nbg.gov.ge/gw/api/ct/monetarypolicy/currencies/en/json/',
   baseUrl: 'https://nbg.gov.ge',
   // No separate terms page for the API was found; this page describes the official rate.

@@ -32,6 +32,8 @@ export const source: Source = {
   // Set from the 15:30 KASE USD rate and 16:00 cross rates (Astana time, UTC+5 all year since March
   // 2024) on the trading day before the date it is official for; 16:00 gives 11:00 UTC.
   publishedAtUtc: '11:00:00',
+  // Dated by the day it is official for, set on the trading day before.
+  publishedDayOffset: -1,
   feedUrl: 'https://nationalbank.kz/rss/rates_all.xml',
   baseUrl: 'https://nationalbank.kz',
   termsUrl: 'https://nationalbank.kz/en/exchangerates/ezhednevnye-oficialnye-rynochnye-kursy-valyut',

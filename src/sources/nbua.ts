@@ -42,6 +42,8 @@ export const source: Source = {
   // Official rates are published before 16:00 Kyiv time on the business day before the date they are
   // effective for; EET (UTC+2) gives 14:00 UTC (13:00 in summer, EEST).
   publishedAtUtc: '14:00:00',
+  // Dated by the effective day: the figure of day D was set on the business day before.
+  publishedDayOffset: -1,
   feedUrl: 'https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange?json',
   baseUrl: 'https://bank.gov.ua',
   termsUrl: 'https://bank.gov.ua/en/open-data/api-dev',

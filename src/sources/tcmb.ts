@@ -84,6 +84,9 @@ export const source: Source = {
   schedule: '*/30 12-14 * * 1-5',
   // Indicative rates are announced at 15:30 Istanbul time; TRT is UTC+3 all year, so 12:30 UTC.
   publishedAtUtc: '12:30:00',
+  // A bulletin is dated by the day its rates apply, announced the business day before: on the recorded
+  // payloads a day's figures match the ECB of the day before (test/blend-real.test.ts).
+  publishedDayOffset: -1,
   // The keyless latest file. Requests go to EVDS instead: the XML archive answers 404 on every
   // non-publication day, which would fail a whole window, and lives on another host.
   feedUrl: 'https://www.tcmb.gov.tr/kurlar/today.xml',

@@ -2,7 +2,7 @@
 // leg's contributing banks with their published figure, date, weight and exclusion.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { BlendedRate } from '../../blend/blend.js';
+import { toDecimal, type BlendedRate } from '../../blend/blend.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
 import type { AppDeps } from '../app.js';
@@ -26,8 +26,8 @@ function leg(rate: BlendedRate) {
       direction: c.direction,
       date: c.date,
       bank_update: c.bankUpdate,
-      per_usd: new Num(toRateText(c.perUsd)),
-      weight: new Num(c.weight.toDecimalPlaces(WEIGHT_PLACES).toString()),
+      per_usd: new Num(toRateText(toDecimal(c.perUsd))),
+      weight: new Num(toDecimal(c.weight).toDecimalPlaces(WEIGHT_PLACES).toString()),
       excluded: c.excluded || null,
       bridge: c.bridge ?? null,
     })),

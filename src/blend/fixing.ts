@@ -1,0 +1,52 @@
+// When a figure reflects the market: its fixing moment, which for some banks is hours before the
+// publication time that `bank_update` (D7) reports. Recency weights compare fixing moments, so a
+// figure published late is not mistaken for a late market reading.
+import { addDays } from './freshness.js';
+import type { SourceInfo } from './rebase.js';
+
+/** Fixing time (UTC) where it differs from the publication time by an hour or more, by source or by
+ *  source and currency. */
+export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
+  // The ECB's reference rates come from the 14:10 CET concertation, published about 16:00 CET.
+  ECBF: '13:15:00',
+  // Danmarks Nationalbank and Norges Bank fix at the same 14:15 CET concertation.
+  DKNB: '13:15:00',
+  NBHK: '13:15:00',
+  // The Fed's H.10 rates are New York noon buying rates (17:00 UTC in winter), published weekly.
+  FRNY: '17:00:00',
+  // The Bank of Canada's single daily rate is an average over the Canadian trading day, whose middle
+  // is about noon in Ottawa (17:00 UTC in winter); it is published at 16:30 ET.
+  BCAN: '17:00:00',
+  // The IMF relays each central bank's own figure without its time or effective-day convention (its
+  // KRW of a day is Seoul's of the day before); the start of the date keeps it from passing as the
+  // day's latest reading.
+  IMFD: '00:00:00',
+  // …except the SDR, which the IMF itself values from London noon rates.
+  'IMFD XDR': '12:00:00',
+};
+
+/** Issuers of a currency that is not a source's own base currency. */
+export const ISSUER_OF: Readonly<Record<string, string>> = {
+  // The IMF values the SDR every day; everyone else relays or recomputes it.
+  XDR: 'IMFD',
+};
+
+/** Sources that publish one and the same fixing: together they count as one figure, not three. */
+export const SAME_FIXING: Readonly<Record<string, string>> = {
+  // The 14:10 CET concertation: Danmarks Nationalbank converts the ECB's reference rates to kroner,
+  // and Norges Bank takes part in the same concertation (its figures match the ECB's to 0.00%).
+  ECBF: 'concertation',
+  DKNB: 'concertation',
+  NBHK: 'concertation',
+};
+
+/** `YYYY-MM-DD HH:MM:SS`: when a figure dated `date` was fixed. */
+export function fixingMoment(source: Pick<SourceInfo, 'code' | 'publishedAtUtc' | 'publishedDayOffset'>, date: string, currency: string): string {
+  const day = source.publishedDayOffset ? addDays(date, source.publishedDayOffset) : date;
+  return `${day} ${fixingTime(source, currency)}`;
+}
+
+/** `HH:MM:SS` (UTC): the time of day at which the source fixes its figure for `currency`. */
+export function fixingTime(source: Pick<SourceInfo, 'code' | 'publishedAtUtc'>, currency: string): string {
+  return FIXED_AT_UTC[`${source.code} ${currency}`] ?? FIXED_AT_UTC[source.code] ?? source.publishedAtUtc;
+}
