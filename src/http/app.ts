@@ -8,6 +8,7 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling } from './errors.js';
+import { installMetrics } from './metrics.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
@@ -35,6 +36,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/(banks|currencies)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
+  { pattern: /^\/(metrics|status|openapi\.json)\/?$/, methods: ['GET'] },
 ];
 
 const allowedMethods = (path: string) => ROUTES.find((r) => r.pattern.test(path))?.methods ?? [];
@@ -73,6 +75,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, allowedMethods);
   installPointsHeaders(app);
+  installMetrics(app, deps);
 
   app.get('/', async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
