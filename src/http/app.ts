@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling } from './errors.js';
 import { installMetrics } from './metrics.js';
+import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
@@ -75,11 +76,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, allowedMethods);
   installPointsHeaders(app);
+  installOpenApi(app);
   installMetrics(app, deps);
 
-  app.get('/', async (_request, reply) =>
-    reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
-  );
+  // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.
+  app.register(async (root) => {
+    root.get('/', async (_request, reply) =>
+      reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
+    );
+  });
 
   const limiter = new MinuteLimiter();
   app.register(async (v1) => {

@@ -81,8 +81,10 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     if (cost) points.inc({ endpoint: request.routeOptions.config.endpoint ?? route }, cost);
   });
 
-  app.get('/metrics', async (_request, reply) => {
-    await readSources();
-    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+  app.register(async (scope) => {
+    scope.get('/metrics', async (_request, reply) => {
+      await readSources();
+      return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    });
   });
 }
