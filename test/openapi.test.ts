@@ -31,7 +31,7 @@ describe('/openapi.json', () => {
     const expected = {
       '/': ['get'], '/v1/{base_currency}/latest': ['get'], '/v1/rate/{base_currency}/{target_currency}': ['get'], '/v1/rates/convert': ['post'],
       '/v1/bank/{bank_code}': ['get'], '/v1/banks': ['get'], '/v1/currencies': ['get'], '/v1/rate/{base_currency}/{target_currency}/sources': ['get'],
-      '/openapi.json': ['get'], '/metrics': ['get'],
+      '/openapi.json': ['get'], '/metrics': ['get'], '/status': ['get'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       for (const m of methods) {

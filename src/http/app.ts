@@ -14,6 +14,7 @@ import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { bankRoutes } from './routes/banks.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
+import { statusRoutes } from './routes/status.js';
 
 export interface AppDeps {
   store: Store;
@@ -81,6 +82,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.
   app.register(async (root) => {
+    statusRoutes(root, deps);
     root.get('/', async (_request, reply) =>
       reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
     );
