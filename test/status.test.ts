@@ -31,6 +31,15 @@ describe('/status', () => {
     for (const source of t.market.current.banks.keys()) assert.ok(res.body.includes(`id="src-${source}"`), source);
   });
 
+  test('other methods on the operator endpoints get 405 in the envelope', async () => {
+    for (const url of ['/status', '/metrics', '/openapi.json']) {
+      const res = await t.app.inject({ method: 'POST', url });
+      assert.equal(res.statusCode, 405, url);
+      assert.equal(res.json().error, 'method_not_allowed');
+      assert.equal(res.headers.allow, 'GET');
+    }
+  });
+
   test('is rendered at most every few seconds, not per request', async () => {
     const before = (await t.app.inject('/status')).body;
     await t.store.recordFetch({ source: 'CNBA', at: '2026-04-14T11:45:00.000Z', error: 'HTTP 500 from https://www.cnb.cz/' });
