@@ -123,6 +123,8 @@ describe('/docs', () => {
     const page = await t.app.inject('/docs/');
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
+    assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
+    assert.doesNotMatch(String(page.headers['content-security-policy']), /upgrade-insecure-requests/, 'would break /docs over plain HTTP');
     const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     assert.ok(assets.length >= 3, page.body);
     for (const asset of assets) {

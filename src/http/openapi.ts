@@ -169,7 +169,14 @@ export function installOpenApi(app: FastifyInstance): void {
       return { schema: { ...schema, querystring: { ...query, properties } }, url, route } as never;
     },
   });
-  app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null, deepLinking: true }, staticCSP: true, theme: { title: 'Kurs API' } });
+  app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null, deepLinking: true },
+    theme: { title: 'Kurs API' },
+    // The plugin's CSP, less `upgrade-insecure-requests`: that would break /docs on a plain-HTTP LAN address.
+    staticCSP: true,
+    transformStaticCSP: (csp) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.register(async (scope) => {
     let body: string | undefined;
     scope.get('/openapi.json', async (_request, reply) => reply.type(JSON_TYPE).send((body ??= JSON.stringify(app.swagger()))));
