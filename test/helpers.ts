@@ -15,6 +15,7 @@ import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
+import { ResponseChecker } from './support/openapi-check.js';
 
 /** The day after the newest ECB figure in the seed: ECB-backed currencies are fresh, the rest are not. */
 export const SEED_TODAY = new Date('2026-04-14T12:00:00Z');
@@ -34,6 +35,8 @@ export interface TestApp {
   store: Store;
   market: Market;
   logs: string[];
+  /** Responses that did not match /openapi.json; close() fails the suite when there are any. */
+  openApiProblems: string[];
   key(opts?: CreateKeyOptions): Promise<{ key: string; keyId: string; accountId: string }>;
   close(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export async function testApp(
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
   const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
   const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}) });
+  const openApiProblems = recordAgainstOpenApi(app);
   await app.ready();
   return {
     app,
@@ -69,12 +73,34 @@ export async function testApp(
       const created = await createKey(store, keyOpts, now());
       return { key: created.key, keyId: created.key_id, accountId: created.account_id };
     },
+    openApiProblems,
     async close() {
       await app.close();
       await store.close();
       db.cleanup();
+      if (openApiProblems.length > 0) throw new Error(`responses that do not match /openapi.json:\n${openApiProblems.join('\n')}`);
     },
   };
+}
+
+/** One checker per process: every app serves the same document. */
+let checker: ResponseChecker | undefined;
+
+/** Checks every response the app sends (bar the /docs assets) against its own OpenAPI document. */
+function recordAgainstOpenApi(app: FastifyInstance): string[] {
+  const problems: string[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    const route = request.routeOptions.url;
+    if (route?.startsWith('/docs')) return;
+    if (payload !== undefined && payload !== null && typeof payload !== 'string') {
+      problems.push(`${request.method} ${route}: a ${typeof payload} payload, not a pre-serialized string`);
+      return;
+    }
+    checker ??= new ResponseChecker(app.swagger() as never);
+    const problem = checker.check({ method: request.method, route, status: reply.statusCode, contentType: reply.getHeader('content-type') as string | undefined, body: payload ?? '' });
+    if (problem) problems.push(problem);
+  });
+  return problems;
 }
 
 export const fixturesDir = new URL('../../shared/fixtures/sources/', import.meta.url);

@@ -99,7 +99,7 @@ describe('authentication and plan checks (D2, D3)', () => {
     assert.equal(ok.statusCode, 200);
     assert.equal(ok.headers['x-points-cost'], '1');
     assert.equal(ok.headers['x-points-remaining'], String(before - 1));
-    assert.equal(ok.headers['cache-control'], 'private');
+    assert.equal(ok.headers['cache-control'], 'private, no-cache');
     const bad = await get('/v1/EUR/latest?amount=0', { authorization: key });
     assert.equal(bad.statusCode, 422);
     assert.equal(bad.headers['x-points-cost'], '0');

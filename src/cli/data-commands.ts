@@ -1,7 +1,7 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { missedPublications } from '../ingest/health.js';
+import { sourceStatuses } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { ingestLive } from '../ingest/live.js';
 import { serve } from '../server.js';
@@ -94,16 +94,7 @@ export function dataCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
       const now = new Date();
-      const health = new Map((await withRuntime(({ store }) => store.sourceHealth())).map((h) => [h.source, h]));
-      const rows = SOURCES.map((s) => {
-        const h = health.get(s.code);
-        return {
-          source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
-          newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
-          last_success: h?.lastSuccessAt ?? null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
-          failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
-        };
-      });
+      const rows = sourceStatuses(SOURCES, await withRuntime(({ store }) => store.sourceHealth()), now);
       if (o.json) return printJson(rows);
       print(table([
         ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],

@@ -11,6 +11,8 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { installLimits, serverLimits } from './limits.js';
+import { installMetrics } from './metrics.js';
+import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
@@ -18,6 +20,7 @@ import { healthRoutes } from './routes/health.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
+import { statusRoutes } from './routes/status.js';
 
 export interface AppDeps {
   store: Store;
@@ -48,6 +51,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/(banks|currencies|usage)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
+  { pattern: /^\/(metrics|status|openapi\.json)\/?$/, methods: ['GET'] },
 ];
 
 const allowedMethods = (routes: typeof ROUTES) => (path: string) => routes.find((r) => r.pattern.test(path))?.methods ?? [];
@@ -97,12 +101,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installLimits(app, limits);
   installPointsHeaders(app);
+  installOpenApi(app);
+  installMetrics(app, deps);
 
-  app.get('/', async (_request, reply) =>
-    reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
-  );
-
-  healthRoutes(app, deps);
+  // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.
+  app.register(async (root) => {
+    statusRoutes(root, deps);
+    healthRoutes(root, deps);
+    root.get('/', async (_request, reply) =>
+      reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
+    );
+  });
 
   const limiter = limiterFor(deps.store);
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).

@@ -1,6 +1,7 @@
 // Publications a source has missed by its own schedule: how `kurs sources` tells a quiet weekend
 // from a broken feed.
 import type { Source } from '../sources/types.js';
+import type { SourceHealth } from '../store/store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -27,4 +28,34 @@ export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAt
     missed++;
   }
   return missed;
+}
+
+/** One source's health as `kurs sources`, `/status` and `/metrics` show it. */
+export interface SourceStatus {
+  source: string;
+  name: string;
+  cadence: Source['cadence'];
+  schedule: string;
+  feed_url: string;
+  terms_url: string;
+  newest_observation: string | null;
+  missed_publications: number | null;
+  last_success: string | null;
+  last_error_at: string | null;
+  last_error: string | null;
+  failing: boolean;
+  rejections: number;
+}
+
+export function sourceStatuses(sources: readonly Source[], health: readonly SourceHealth[], now: Date): SourceStatus[] {
+  const byCode = new Map(health.map((h) => [h.source, h]));
+  return sources.map((s) => {
+    const h = byCode.get(s.code);
+    return {
+      source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
+      newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
+      last_success: h?.lastSuccessAt ?? null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
+      failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
+    };
+  });
 }

@@ -4,6 +4,7 @@ import { FRESH_DAYS, addDays } from '../blend/freshness.js';
 import { bankUpdate, newestByQuote, perBase, type SourceInfo } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
+import { entity, type Entity } from './entity.js';
 import type { ObservationRow } from '../store/store.js';
 
 export interface BankInfo extends SourceInfo {
@@ -53,7 +54,7 @@ export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
 }
 
 export class BankTable {
-  private readonly bodies = new Map<string, string>();
+  private readonly bodies = new Map<string, Entity>();
   readonly lastUpdate: string | undefined;
 
   constructor(
@@ -63,7 +64,7 @@ export class BankTable {
     this.lastUpdate = rows.reduce<string | undefined>((m, r) => (m === undefined || r.bankUpdate > m ? r.bankUpdate : m), undefined);
   }
 
-  body(variant: BankVariant): string {
+  body(variant: BankVariant): Entity {
     const key = `${variant.full}${variant.reciprocal}`;
     const cached = this.bodies.get(key);
     if (cached !== undefined) return cached;
@@ -72,7 +73,7 @@ export class BankTable {
       ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate }))
       : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
     const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.bank.currency, last_update: this.lastUpdate ?? null };
-    const body = stringify({ code: 200, message: 'success', meta, rates });
+    const body = entity(stringify({ code: 200, message: 'success', meta, rates }));
     this.bodies.set(key, body);
     return body;
   }

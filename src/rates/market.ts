@@ -23,7 +23,7 @@ export class Market {
   constructor(
     private readonly store: Store,
     private readonly sources: readonly Source[],
-    private readonly graceDays: number,
+    readonly graceDays: number,
   ) {}
 
   async rebuild(now: Date): Promise<MarketSnapshot> {

@@ -3,6 +3,7 @@
 import type { BlendedRate } from '../blend/blend.js';
 import { toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
+import { entity, type Entity } from './entity.js';
 
 export interface PairRate {
   /** The rate exactly as the response shows it (8 significant digits, D6). */
@@ -13,7 +14,7 @@ export interface PairRate {
 
 export class RatesTable {
   private readonly pairs = new Map<string, PairRate>();
-  private readonly latestBodies = new Map<string, string>();
+  private readonly latestBodies = new Map<string, Entity>();
   readonly codes: readonly string[];
   /** Newest bank_update of all: what `/latest` rests on. */
   readonly newestUpdate: string | undefined;
@@ -59,14 +60,14 @@ export class RatesTable {
     return pair;
   }
 
-  /** The whole `/latest` body for a base without amount: built once per table and base. */
-  latestBody(base: string): string | undefined {
+  /** The whole `/latest` body for a base without amount, and its ETag: built once per table and base. */
+  latestBody(base: string): Entity | undefined {
     const cached = this.latestBodies.get(base);
     if (cached !== undefined) return cached;
     if (!this.rates.has(base)) return undefined;
     const rates: Record<string, Num> = {};
     for (const code of this.codes) rates[code] = new Num(this.pair(base, code)!.text);
-    const body = stringify({ code: 200, message: 'success', rates });
+    const body = entity(stringify({ code: 200, message: 'success', rates }));
     this.latestBodies.set(base, body);
     return body;
   }

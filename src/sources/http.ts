@@ -36,7 +36,7 @@ export interface HttpResponse {
 export type HttpClient = (request: FeedRequest) => Promise<HttpResponse>;
 
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
-const redactUrl = (url: string) => url.replace(/([?&](api_key|apikey|key|token|user|pass|password|pwd|secret)=)[^&]*/gi, '$1***');
+export const redactUrl = (url: string) => url.replace(/([?&](api_key|apikey|key|token|user|pass|password|pwd|secret)=)[^&]*/gi, '$1***');
 
 export function createHttpClient(opts: HttpOptions = {}): HttpClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
+import { entity, type Entity } from '../../rates/entity.js';
 import type { RatesTable } from '../../rates/table.js';
 import { sourceByCode } from '../../sources/index.js';
 import type { AppDeps } from '../app.js';
@@ -11,14 +12,14 @@ import { bankCode, booleanFlag } from '../params.js';
 import { sendCharged } from '../reply.js';
 
 export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const banksBody = stringify({
+  const banksBody = entity(stringify({
     code: 200,
     message: 'success',
     banks: [...deps.sources]
       .sort((a, b) => (a.code < b.code ? -1 : 1))
       .map((s) => ({ country_code: s.countryCode, country_name: s.countryName, bank_code: s.code, currency: s.currency, bank_name: s.name })),
-  });
-  const currencyBodies = new WeakMap<RatesTable, string>();
+  }));
+  const currencyBodies = new WeakMap<RatesTable, Entity>();
 
   app.get<{ Params: { bank_code: string }; Querystring: { format?: string; reciprocal?: string } }>(
     '/v1/bank/:bank_code',
@@ -55,7 +56,7 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
         const info = currencyInfo(code);
         return info ? [{ country_code: info.countryCode, country_name: info.countryName, currency: code }] : [];
       });
-      body = stringify({ code: 200, message: 'success', currencies });
+      body = entity(stringify({ code: 200, message: 'success', currencies }));
       currencyBodies.set(rates, body);
     }
     return sendCharged(deps.meter, request, reply, deps.pointsCost.currencies, body);

@@ -1,0 +1,55 @@
+// /status without a browser: public, HTML, one row per source with the health `kurs sources` shows,
+// no secrets, and rendered at most every few seconds. (The browser test looks at it in chromium.)
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { duration, escapeHtml } from '../src/http/status-page.js';
+import { testApp, type TestApp } from './helpers.js';
+
+describe('/status', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await testApp();
+  });
+  after(() => t.close());
+
+  test('answers HTML without a key: a row per source, coverage, and no key or feed URL', async () => {
+    await t.store.recordFetch({ source: 'NBPL', at: '2026-04-14T11:30:00.000Z', error: 'timed out after 20000 ms fetching https://api.nbp.pl/x?apikey=topsecret' });
+    const res = await t.app.inject('/status');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(res.headers['x-points-cost'], undefined);
+    assert.equal(res.body.match(/<tr class=/g)?.length, t.market.current.banks.size);
+    const nbpl = res.body.match(/<tr class="([a-z-]+)" id="src-NBPL">.*<\/tr>/)!;
+    assert.equal(nbpl[1], 'failing');
+    assert.match(nbpl[0], /timed out after 20000 ms fetching https:\/\/api\.nbp\.pl\/x\?apikey=\*\*\*/);
+    assert.ok(!res.body.includes('topsecret'));
+    assert.match(res.body, /<tr class="ok" id="src-ECBF">.*<td>2026-04-13<\/td><td class="num">0<\/td>/);
+    const today = '2026-04-14';
+    const fresh = t.market.current.rates.codes.filter((c) => t.market.current.rates.isFresh(c, today)).length;
+    assert.match(res.body, new RegExp(`id="coverage"><b>${fresh} / ${t.market.current.rates.size}</b>`));
+    assert.ok(!res.body.includes('<script'), 'the page needs no JavaScript');
+    for (const source of t.market.current.banks.keys()) assert.ok(res.body.includes(`id="src-${source}"`), source);
+  });
+
+  test('other methods on the operator endpoints get 405 in the envelope', async () => {
+    for (const url of ['/status', '/metrics', '/openapi.json']) {
+      const res = await t.app.inject({ method: 'POST', url });
+      assert.equal(res.statusCode, 405, url);
+      assert.equal(res.json().error, 'method_not_allowed');
+      assert.equal(res.headers.allow, 'GET');
+    }
+  });
+
+  test('is rendered at most every few seconds, not per request', async () => {
+    const before = (await t.app.inject('/status')).body;
+    await t.store.recordFetch({ source: 'CNBA', at: '2026-04-14T11:45:00.000Z', error: 'HTTP 500 from https://www.cnb.cz/' });
+    assert.equal((await t.app.inject('/status')).body, before, 'the clock has not moved: the same page');
+  });
+
+  test('helpers: durations read as a person would say them; markup is escaped', () => {
+    assert.equal(duration(59), '0 min');
+    assert.equal(duration(3_600 * 5 + 60 * 7), '5 h 7 min');
+    assert.equal(duration(86_400 * 3 + 3_600 * 2 + 5), '3 d 2 h');
+    assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});
