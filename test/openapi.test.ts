@@ -31,7 +31,7 @@ describe('/openapi.json', () => {
     const expected = {
       '/': ['get'], '/v1/{base_currency}/latest': ['get'], '/v1/rate/{base_currency}/{target_currency}': ['get'], '/v1/rates/convert': ['post'],
       '/v1/bank/{bank_code}': ['get'], '/v1/banks': ['get'], '/v1/currencies': ['get'], '/v1/rate/{base_currency}/{target_currency}/sources': ['get'],
-      '/openapi.json': ['get'], '/metrics': ['get'], '/status': ['get'],
+      '/openapi.json': ['get'], '/metrics': ['get'], '/status': ['get'], '/healthz': ['get'], '/readyz': ['get'], '/v1/usage': ['get'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       for (const m of methods) {
@@ -43,6 +43,9 @@ describe('/openapi.json', () => {
       }
     }
     assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/docs')), 'the docs UI routes are not operations');
+    assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/admin')), 'no admin API without KURS_ADMIN_TOKEN');
+    assert.equal(doc.components.securitySchemes.bearer, undefined);
+    assert.equal(doc.paths['/readyz']!.get.responses['503'].content['application/json'].schema.$ref, '#/components/schemas/Error');
   });
 
   test('keyed operations list both auth schemes, their statuses and the points headers; api_key is not a parameter', () => {
@@ -55,13 +58,20 @@ describe('/openapi.json', () => {
         assert.equal(op.security !== undefined, keyed, `${method} ${path} security`);
         if (!keyed) continue;
         assert.deepEqual(op.security, [{ header: [] }, { query: [] }]);
-        for (const s of ['401', '402', '403', '429']) assert.equal(op.responses[s]?.content['application/json'].schema.$ref, '#/components/schemas/Error', `${path} ${s}`);
+        // /v1/usage is the account's own page: every plan has it (no 403), it is free and not cached.
+        const usage = path === '/v1/usage';
+        for (const s of ['401', '402', ...(usage ? [] : ['403']), '429']) assert.equal(op.responses[s]?.content['application/json'].schema.$ref, '#/components/schemas/Error', `${path} ${s}`);
+        assert.equal(op.responses['403'] === undefined, usage, `${path} 403`);
         assert.ok(op.responses['200'].headers['X-Points-Remaining'], `${path} points header`);
-        assert.ok(op.responses['429'].headers['Retry-After'], `${path} Retry-After`);
+        assert.ok(op.responses['429'].headers['Retry-After'] && op.responses['429'].headers.RateLimit, `${path} Retry-After and RateLimit`);
         assert.ok(!(op.parameters ?? []).some((p: { name: string }) => p.name === 'api_key'), `${path} lists api_key as a parameter`);
-        if (method === 'get') assert.ok(op.responses['304'] && op.responses['200'].headers.ETag, `${path} 304/ETag`);
+        if (method === 'get' && !usage) assert.ok(op.responses['304'] && op.responses['200'].headers.ETag, `${path} 304/ETag`);
       }
     }
+    const usage = doc.paths['/v1/usage']!.get;
+    assert.equal(usage.responses['304'], undefined);
+    assert.match(usage.responses['200'].headers['X-Points-Cost'].description, /always 0/);
+    assert.match(usage.description, /costs 0 points/);
     const latest = doc.paths['/v1/{base_currency}/latest']!.get;
     assert.deepEqual(latest.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), ['path:base_currency', 'query:amount']);
     assert.ok(latest.parameters.every((p: { description?: string; example?: unknown }) => p.description && p.example !== undefined));
@@ -109,6 +119,72 @@ describe('/openapi.json', () => {
     assert.equal(bank.body, t.market.current.banks.get('ECBF')!.body({ full: true, reciprocal: false }).body);
     const latest = await t.app.inject({ url: '/v1/USD/latest', headers: { authorization: key } });
     assert.equal(latest.body, t.market.current.rates.latestBody('USD')!.body);
+  });
+});
+
+describe('/openapi.json with the admin API on', () => {
+  let t: TestApp;
+  let doc: Doc & { tags: { name: string }[] };
+  before(async () => {
+    t = await testApp({ adminToken: 'admin-token-0123456789abcdef' });
+    doc = (await t.app.inject('/openapi.json')).json();
+  });
+  after(() => t.close());
+
+  test('is valid and documents every admin operation with the Bearer scheme, its statuses and examples', async () => {
+    const result = await new Validator().validate(structuredClone(doc) as never);
+    assert.ok(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+    assert.deepEqual(doc.components.securitySchemes.bearer, {
+      type: 'http', scheme: 'bearer', description: 'The value of KURS_ADMIN_TOKEN, as `Authorization: Bearer <token>`; compared in constant time. Customer keys are refused.',
+    });
+    assert.ok(doc.tags.some((tag) => tag.name === 'admin'));
+    const expected: Record<string, Record<string, string[]>> = {
+      '/admin/v1/plans': { get: ['200'] },
+      '/admin/v1/accounts': { get: ['200'], post: ['201', '400', '413', '415', '422'] },
+      '/admin/v1/accounts/{account_id}': { get: ['200', '404', '422'], patch: ['200', '400', '404', '413', '415', '422'] },
+      '/admin/v1/accounts/{account_id}/topup': { post: ['200', '400', '404', '413', '415', '422'] },
+      '/admin/v1/accounts/{account_id}/usage': { get: ['200', '404', '422'] },
+      '/admin/v1/accounts/{account_id}/keys': { get: ['200', '404', '422'], post: ['201', '400', '404', '413', '415', '422'] },
+      '/admin/v1/keys/{key_id}': { delete: ['200', '404', '422'] },
+      '/admin/v1/refill': { post: ['200', '400', '413', '415'] },
+    };
+    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/admin')).sort(), Object.keys(expected).sort());
+    for (const [path, ops] of Object.entries(expected)) {
+      assert.deepEqual(Object.keys(doc.paths[path]!).sort(), Object.keys(ops).sort(), path);
+      for (const [method, statuses] of Object.entries(ops)) {
+        const op = doc.paths[path]![method];
+        assert.deepEqual(op.tags, ['admin']);
+        assert.deepEqual(op.security, [{ bearer: [] }], `${method} ${path} security`);
+        assert.deepEqual(Object.keys(op.responses).sort(), [...statuses, '401', '5XX'].sort(), `${method} ${path} statuses`);
+        assert.equal(op.responses['401'].headers['WWW-Authenticate'].description, '`Bearer realm="kurs-admin"`');
+        const ok = op.responses[statuses[0]!];
+        assert.ok(ok.content['application/json'].example, `${method} ${path} example`);
+        assert.ok(ok.headers['Cache-Control'], `${method} ${path} no-store`);
+        for (const p of op.parameters ?? []) assert.ok(p.description && p.example !== undefined, `${method} ${path} ${p.name}`);
+      }
+    }
+    const create = doc.paths['/admin/v1/accounts']!.post.requestBody.content['application/json'].schema;
+    assert.deepEqual(Object.keys(create.properties).sort(), ['expires_at', 'plan', 'points']);
+    assert.ok(Object.values(create.properties).every((f: any) => f.description));
+    // The keyed rules still hold for /v1 in this larger document.
+    assert.deepEqual(doc.paths['/v1/usage']!.get.security, [{ header: [] }, { query: [] }]);
+  });
+
+  test('every admin example is valid against its own schema', () => {
+    const checker = new ResponseChecker(doc as never);
+    let checked = 0;
+    for (const [path, ops] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/admin'))) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { example?: unknown }> }>)) {
+          const example = response.content?.['application/json']?.example;
+          if (example === undefined || status === '5XX') continue;
+          const problem = checker.check({ method: method.toUpperCase(), route: path.replace(/\{(\w+)\}/g, ':$1'), status: Number(status), contentType: 'application/json', body: JSON.stringify(example) });
+          assert.equal(problem, undefined);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked >= 10, `only ${checked} examples`);
   });
 });
 

@@ -101,7 +101,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installLimits(app, limits);
   installPointsHeaders(app);
-  installOpenApi(app);
+  installOpenApi(app, { admin: Boolean(deps.adminToken) });
   installMetrics(app, deps);
 
   // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.

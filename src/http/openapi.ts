@@ -8,7 +8,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { VERSION } from '../version.js';
 import { JSON_TYPE } from './reply.js';
-import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Provenance, Welcome } from './schemas.js';
+import { ADMIN_DOCS, ADMIN_SECURITY, ADMIN_SECURITY_SCHEME, ADMIN_TAG } from './openapi-admin.js';
+import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Probe, Provenance, Usage, Welcome } from './schemas.js';
 
 /** The two ways to present a key (D3); the header wins when both are sent. */
 const SECURITY: { [scheme: string]: string[] }[] = [{ header: [] }, { query: [] }];
@@ -28,31 +29,45 @@ const ERRORS: Record<number, string> = {
 /** One shared schema (components/schemas/Error) rather than a copy per status and route. */
 const ERROR_REF = Type.Unsafe({ $ref: 'Error#' });
 
-const header = (description: string, schema: TSchema = Type.String()) => ({ ...schema, description });
-const POINTS_HEADERS = {
-  'X-Points-Cost': header('points this request cost: 0 unless 2xx (D11)', Type.Integer()),
+export const header = (description: string, schema: TSchema = Type.String()) => ({ ...schema, description });
+const pointsHeaders = (free?: boolean) => ({
+  'X-Points-Cost': header(free ? 'always 0: this endpoint is free' : 'points this request cost: 0 unless 2xx (D11)', Type.Integer()),
   'X-Points-Remaining': header('the balance after this request', Type.Integer()),
-};
+});
 const CACHE_HEADERS = {
   ETag: header('strong validator of the body; send it back as If-None-Match'),
   'Last-Modified': header('the newest publication the rates rest on'),
   'Cache-Control': header('`private, no-cache`: keep, but revalidate'),
 };
+const RATE_LIMIT_HEADERS = {
+  RateLimit: header('IETF draft 11: `"minute";r=0;t=17` (remaining, seconds to reset); only on plans with a per-minute limit'),
+  'RateLimit-Policy': header('IETF draft 11: `"minute";q=60;w=60` (requests per 60 s)'),
+};
 
-interface RouteDoc {
+export interface RouteDoc {
   summary: string;
   description?: string;
-  tag: 'rates' | 'banks' | 'service';
+  tag: 'rates' | 'banks' | 'account' | 'service' | 'admin';
   ok: TSchema | { content: Record<string, { schema: TSchema }> };
+  /** The success status; 200 unless the route creates something. */
+  okStatus?: 200 | 201;
   /** Needs a key: adds the auth errors, the points headers and the security requirement. */
   keyed?: boolean;
+  /** A keyed route that every plan includes and that costs 0 points: no 403, no charge. */
+  free?: boolean;
+  /** Needs the admin token (Bearer): adds the 401 with WWW-Authenticate and the security requirement. */
+  admin?: boolean;
   /** A cacheable GET: adds ETag, Last-Modified and the 304. */
   cached?: boolean;
   errors?: number[];
+  /** Wording for a status where the shared one (ERRORS) does not fit this route. */
+  errorText?: Record<number, string>;
+  /** Headers on the success response. */
+  okHeaders?: Record<string, unknown>;
   /** An example request body. */
   bodyExample?: Record<string, unknown>;
-  /** Descriptions and examples for path and query fields. */
-  fields?: Record<string, { description: string; example: string }>;
+  /** Descriptions and examples for path, query and body fields. */
+  fields?: Record<string, { description: string; example: unknown }>;
 }
 
 const CODE = 'three-letter ISO 4217 code, any case';
@@ -94,25 +109,51 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /openapi.json': { summary: 'This document', tag: 'service', ok: { content: { 'application/json': { schema: Type.Object({ openapi: Type.Literal('3.1.0') }) } } } },
   'GET /metrics': { summary: 'Prometheus metrics', tag: 'service', ok: text('text/plain') },
   'GET /status': { summary: 'Status page (HTML)', tag: 'service', ok: text('text/html') },
+  'GET /healthz': {
+    summary: 'Liveness probe', tag: 'service', ok: Probe('up', 'The process is up'), okHeaders: { 'Cache-Control': header('`no-store`') },
+    description: 'Answers 200 while the process runs; touches no database, so a database outage never gets healthy instances restarted.',
+  },
+  'GET /readyz': {
+    summary: 'Readiness probe', tag: 'service', ok: Probe('ready', 'The database answers and rates are loaded'), okHeaders: { 'Cache-Control': header('`no-store`') },
+    errors: [503], errorText: { 503: 'Not ready (`unavailable`): the database is unreachable or rates are not loaded yet' },
+    description: 'Send traffic here only while it answers 200.',
+  },
+  'GET /v1/usage': {
+    summary: 'Your plan, balance and usage (extension)', tag: 'account', ok: Usage, keyed: true, free: true, okHeaders: { 'Cache-Control': header('`private`') },
+    errors: [422], errorText: { 422: 'A query parameter other than `api_key` (`invalid_parameter`): this endpoint takes none' },
+    description: 'The calling key\'s account: plan, balance, expiry, and requests and points used today and this calendar month (UTC). '
+      + 'Free: costs 0 points and every plan includes it; like every keyed route it still counts towards the plan\'s per-minute limit.',
+  },
+  ...ADMIN_DOCS,
 };
 
 const withHeaders = (schema: TSchema | RouteDoc['ok'], headers: Record<string, unknown>, description?: string) =>
   ({ ...schema, ...(description ? { description } : {}), headers });
 
 function responses(doc: RouteDoc): Record<string, unknown> {
-  const keyedHeaders = doc.keyed ? POINTS_HEADERS : {};
-  const out: Record<string, unknown> = { 200: withHeaders(doc.ok, { ...keyedHeaders, ...(doc.cached ? CACHE_HEADERS : {}) }) };
+  const keyedHeaders = doc.keyed ? pointsHeaders(doc.free) : {};
+  const limitHeaders = doc.keyed ? RATE_LIMIT_HEADERS : {};
+  const okHeaders = { ...keyedHeaders, ...limitHeaders, ...(doc.cached ? CACHE_HEADERS : {}), ...doc.okHeaders };
+  const out: Record<string, unknown> = { [doc.okStatus ?? 200]: withHeaders(doc.ok, okHeaders) };
   if (doc.cached) out[304] = { type: 'null', description: 'Not modified: If-None-Match matched the ETag; costs no points', headers: { ...keyedHeaders, ...CACHE_HEADERS } };
-  const statuses = [...(doc.keyed ? [401, 402, 403, 429] : []), ...(doc.errors ?? [])].sort();
-  for (const s of statuses) out[s] = withHeaders(ERROR_REF, s === 401 ? {} : s === 429 ? { ...keyedHeaders, 'Retry-After': header('seconds until the limit resets', Type.Integer()) } : keyedHeaders, ERRORS[s]);
+  const auth = doc.keyed ? (doc.free ? [401, 402, 429] : [401, 402, 403, 429]) : doc.admin ? [401] : [];
+  const statuses = [...new Set([...auth, ...(doc.errors ?? [])])].sort();
+  for (const s of statuses) out[s] = withHeaders(ERROR_REF, errorHeaders(doc, s, keyedHeaders), doc.errorText?.[s] ?? ERRORS[s]);
   out['5xx'] = withHeaders(ERROR_REF, {}, 'Internal error (`internal`, details only in the log) or the database is unreachable (`unavailable`)');
   return out;
 }
 
+function errorHeaders(doc: RouteDoc, status: number, keyedHeaders: Record<string, unknown>): Record<string, unknown> {
+  if (doc.admin) return status === 401 ? { 'WWW-Authenticate': header('`Bearer realm="kurs-admin"`'), ...doc.okHeaders } : { ...doc.okHeaders };
+  if (status === 401) return {};
+  if (status === 429) return { ...keyedHeaders, ...RATE_LIMIT_HEADERS, 'Retry-After': header('seconds until the limit resets', Type.Integer()) };
+  return keyedHeaders;
+}
+
 /** Adds descriptions and examples to the fields a route validates, without changing what it accepts. */
 function annotate(fields: unknown, docs: RouteDoc['fields']): unknown {
-  if (!docs || typeof fields !== 'object' || fields === null) return fields;
-  const schema = fields as { properties: Record<string, object> };
+  const schema = fields as { properties?: Record<string, object> } | null;
+  if (!docs || typeof schema !== 'object' || schema === null || !schema.properties) return fields;
   const properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, docs[k] ? { ...v, description: docs[k].description, examples: [docs[k].example] } : v]));
   return { ...schema, properties };
 }
@@ -127,18 +168,21 @@ function document(route: RouteOptions): void {
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
-    ...(doc.keyed ? { security: SECURITY } : {}),
+    ...(doc.keyed ? { security: SECURITY } : doc.admin ? { security: ADMIN_SECURITY } : {}),
     ...(schema.params ? { params: annotate(schema.params, doc.fields) } : {}),
     ...(schema.querystring ? { querystring: annotate(schema.querystring, doc.fields) } : {}),
-    ...(schema.body && doc.bodyExample ? { body: { ...(schema.body as object), examples: [doc.bodyExample] } } : {}),
+    ...(schema.body ? { body: { ...(annotate(schema.body, doc.fields) as object), ...(doc.bodyExample ? { examples: [doc.bodyExample] } : {}) } } : {}),
     response: responses(doc),
   };
   // Documentation only: bodies are strings, sent as they are; nothing compiles a serializer for them.
   route.serializerCompiler = () => (data) => JSON.stringify(data);
 }
 
-/** Must run before any route is added: the hook documents routes as they register. */
-export function installOpenApi(app: FastifyInstance): void {
+/**
+ * Must run before any route is added: the hook documents routes as they register. The admin tag and
+ * Bearer scheme are in the document only when the admin API is on, like its routes.
+ */
+export function installOpenApi(app: FastifyInstance, opts: { admin: boolean }): void {
   app.addSchema({ ...ErrorBody, $id: 'Error' });
   app.addHook('onRoute', document);
   app.register(swagger, {
@@ -148,12 +192,16 @@ export function installOpenApi(app: FastifyInstance): void {
         title: 'Kurs',
         version: VERSION,
         description: 'Official central-bank exchange rates, blended into one rate per currency, behind API keys, plans and points. '
-          + 'Every JSON body has `code` and `message`; errors add `error` and, for 422, `details` (D1). Only 2xx responses cost points.',
+          + 'Every JSON body has `code` and `message`; errors add `error` and, for 422, `details` (D1). Only 2xx responses cost points. A known path with the wrong method is 405 `method_not_allowed` with `Allow`; an unknown path is 404 `not_found`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
-      tags: [{ name: 'rates', description: 'Blended rates' }, { name: 'banks', description: 'Sources and their own figures' }, { name: 'service', description: 'No key needed' }],
+      tags: [
+        { name: 'rates', description: 'Blended rates' }, { name: 'banks', description: 'Sources and their own figures' }, { name: 'account', description: 'The calling key\'s own account' },
+        { name: 'service', description: 'No key needed' }, ...(opts.admin ? [ADMIN_TAG] : []),
+      ],
       components: {
         securitySchemes: {
+          ...(opts.admin ? ADMIN_SECURITY_SCHEME : {}),
           header: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare key, no `Bearer` prefix (D3)' },
           query: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Read only when the Authorization header is absent; prefer the header' },
         },

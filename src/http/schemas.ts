@@ -2,14 +2,17 @@
 // rate bodies are pre-serialized and sent as strings, so these never serialize a response; a test
 // checks every response the suite produces against them.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ENDPOINT_IDS } from '../config.js';
 import { ERROR_STATUS } from './errors.js';
 
-const Stamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'UTC, `YYYY-MM-DD HH:MM:SS` (D7)', examples: ['2026-04-13 15:00:00'] });
+export const Stamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'UTC, `YYYY-MM-DD HH:MM:SS` (D7)', examples: ['2026-04-13 15:00:00'] });
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', examples: ['EUR'] });
 const Rate = Type.Number({ exclusiveMinimum: 0, description: 'exact decimal, at most 8 significant digits for blended rates (D6)' });
 
+export const Nullable = (s: TSchema) => Type.Union([s, Type.Null()]);
+
 /** The spec's envelope (2.1): `code` mirrors the status. */
-const envelope = <T extends Record<string, TSchema>>(props: T, example: Record<string, unknown>, description: string) =>
+export const envelope = <T extends Record<string, TSchema>>(props: T, example: Record<string, unknown>, description: string) =>
   Type.Object({ code: Type.Integer({ examples: [200] }), message: Type.String({ examples: ['success'] }), ...props }, { additionalProperties: false, description, examples: [example] });
 
 /** A JSON object keyed by currency code. */
@@ -88,7 +91,6 @@ export const Currencies = envelope(
   'Every currency Kurs can quote now (2.2)',
 );
 
-const Nullable = (s: TSchema) => Type.Union([s, Type.Null()]);
 const Leg = Type.Object(
   {
     currency: Currency,
@@ -118,4 +120,78 @@ export const Provenance = envelope(
     ],
   },
   'Where a blended rate comes from: each leg\'s contributing banks',
+);
+
+/** `/healthz` and `/readyz`: the bare envelope; anything but 200 from /readyz is the error envelope. */
+export const Probe = (message: string, description: string) => envelope({ message: Type.Literal(message) }, { code: 200, message }, description);
+
+const Count = Type.Integer({ minimum: 0 });
+/** GET /v1/usage and the admin API's usage (src/access/usage.ts): calendar day and month, UTC. */
+export const Usage = envelope(
+  {
+    account_id: Type.String(), plan: Type.String(), points: Type.Integer({ description: 'the balance now' }),
+    expires_at: Nullable(Stamp), monthly_points: Type.Integer({ description: 'the plan\'s monthly allowance (D12)' }),
+    requests_per_minute: Nullable(Type.Integer({ minimum: 1, description: 'null: no per-minute limit' })),
+    today: Type.Object({ date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
+    month: Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
+  },
+  {
+    code: 200, message: 'usage of account acc_3fK9c2a71d0eQx4Z', account_id: 'acc_3fK9c2a71d0eQx4Z', plan: 'business', points: 998, expires_at: null, monthly_points: 1000000, requests_per_minute: null,
+    today: { date: '2026-04-14', requests: 3, points: 2 }, month: { month: '2026-04', requests: 41, points: 38 },
+  },
+  'The account\'s plan, balance, expiry, and requests and points used today and this month (UTC)',
+);
+
+// The admin API's answers (src/http/routes/admin.ts).
+const AccountId = Type.String({ pattern: '^acc_', examples: ['acc_3fK9c2a71d0eQx4Z'] });
+const KeyId = Type.String({ pattern: '^key_', examples: ['key_8Hq2mZr0TcW1vN5e'] });
+const AccountFields = { account_id: AccountId, plan: Type.String(), points: Type.Integer(), expires_at: Nullable(Stamp), created_at: Stamp };
+const accountExample = { account_id: 'acc_3fK9c2a71d0eQx4Z', plan: 'starter', points: 1000, expires_at: '2027-01-31 23:59:59', created_at: '2026-04-14 12:00:00' };
+
+export const AdminAccount = envelope(AccountFields, { code: 200, message: 'account acc_3fK9c2a71d0eQx4Z', ...accountExample }, 'One account');
+
+export const AdminAccounts = envelope(
+  { accounts: Type.Array(Type.Object(AccountFields, { additionalProperties: false })) },
+  { code: 200, message: '1 accounts', accounts: [accountExample] },
+  'Every account',
+);
+
+export const AdminCreatedKey = envelope(
+  { key: Type.String({ pattern: '^kurs_[0-9A-Za-z]{32}$', description: 'the whole key: shown only in this answer, stored only as a hash' }), key_id: KeyId, account_id: AccountId, plan: Type.String(), points: Type.Integer(), expires_at: Nullable(Stamp) },
+  {
+    code: 201, message: 'created account acc_3fK9c2a71d0eQx4Z with key key_8Hq2mZr0TcW1vN5e; the key is shown only now',
+    key: 'kurs_0123456789abcdefghijABCDEFGHIJ01', key_id: 'key_8Hq2mZr0TcW1vN5e', account_id: 'acc_3fK9c2a71d0eQx4Z', plan: 'starter', points: 1000, expires_at: null,
+  },
+  'A new key (and, from POST /admin/v1/accounts, its new account)',
+);
+
+const KeyRow = Type.Object(
+  { key_id: KeyId, account_id: AccountId, prefix: Type.String({ description: 'the start of the key, to recognise it' }), created_at: Stamp, revoked_at: Nullable(Stamp) },
+  { additionalProperties: false },
+);
+export const AdminKeys = envelope(
+  { keys: Type.Array(KeyRow) },
+  { code: 200, message: '1 keys of account acc_3fK9c2a71d0eQx4Z', keys: [{ key_id: 'key_8Hq2mZr0TcW1vN5e', account_id: 'acc_3fK9c2a71d0eQx4Z', prefix: 'kurs_0123…', created_at: '2026-04-14 12:00:00', revoked_at: null }] },
+  'An account\'s keys, live and revoked; never the keys themselves',
+);
+
+export const AdminRevoked = envelope({ key_id: KeyId }, { code: 200, message: 'revoked key_8Hq2mZr0TcW1vN5e; its account and balance stay', key_id: 'key_8Hq2mZr0TcW1vN5e' }, 'The key is revoked');
+
+export const AdminPlans = envelope(
+  {
+    plans: Type.Array(
+      Type.Object(
+        { plan: Type.String(), name: Type.String(), monthly_points: Type.Integer(), requests_per_minute: Nullable(Type.Integer({ minimum: 1 })), endpoints: Type.Array(Type.Union(ENDPOINT_IDS.map((e) => Type.Literal(e))), { description: 'the endpoints the plan includes; others answer 403' }) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { code: 200, message: '1 plans', plans: [{ plan: 'starter', name: 'Starter', monthly_points: 1000, requests_per_minute: 60, endpoints: ['latest', 'rate', 'convert', 'banks', 'currencies'] }] },
+  'The plans accounts can be on',
+);
+
+export const AdminRefill = envelope(
+  { period: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), refilled: Type.Integer({ minimum: 0, description: 'accounts raised to their allowance by this run; 0 when the month was done already' }) },
+  { code: 200, message: 'refilled 12 accounts for 2026-04', period: '2026-04', refilled: 12 },
+  'The monthly refill ran (D12); rerunning it grants nothing twice',
 );
