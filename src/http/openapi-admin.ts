@@ -42,7 +42,7 @@ export const ADMIN_DOCS: Record<string, RouteDoc> = {
   }),
   'GET /admin/v1/accounts/:account_id': doc({ summary: 'Read an account', ok: AdminAccount, errors: [404, 422], fields: accountId }),
   'PATCH /admin/v1/accounts/:account_id': doc({
-    summary: 'Change plan or expiry', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, plan: accountBody.plan, expires_at: accountBody.expires_at },
+    summary: 'Change plan or expiry', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, plan: { description: 'the new plan id, from GET /admin/v1/plans', example: 'business' }, expires_at: accountBody.expires_at },
     bodyExample: { plan: 'business', expires_at: null }, description: 'At least one of `plan` and `expires_at`; an absent field is left as it is.',
   }),
   'POST /admin/v1/accounts/:account_id/topup': doc({
