@@ -10,6 +10,7 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
+import { KeyCache, type KeyCacheOptions } from './key-cache.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
@@ -35,6 +36,9 @@ export interface AppDeps {
   adminToken?: string;
   /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */
   limits?: Limits;
+  /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
+   *  default here, so tests see every change at once) asks on every request. */
+  keyCache?: KeyCacheOptions;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -105,12 +109,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   healthRoutes(app, deps);
 
   const limiter = limiterFor(deps.store);
+  const keys = new KeyCache((hash) => deps.store.findKey(hash), deps.keyCache ?? { ttlMs: 0 });
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
-    v1.addHook('onRequest', authenticate(deps.store, limiter, deps.now));
+    v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     v1.addHook('onResponse', async (request) => {
       if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
     });
@@ -120,7 +125,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     provenanceRoutes(v1, deps);
   });
   const adminToken = deps.adminToken;
-  if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage));
+  if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));
   return app;
 }
 

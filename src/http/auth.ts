@@ -5,8 +5,9 @@ import { hashKey, KEY_PREFIX } from '../access/keys.js';
 import type { Meter } from '../access/meter.js';
 import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
-import type { KeyLookup, Store } from '../store/store.js';
+import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
+import type { KeyCache } from './key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,13 +32,16 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-export function authenticate(store: Store, limiter: RequestLimiter, now: () => Date) {
+export function authenticate(keys: KeyCache, limiter: RequestLimiter, now: () => Date) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const key = presentedKey(request);
     if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
     // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
     // timing does not depend on how much of a key matched.
-    const found = KEY_SHAPE.test(key) ? await failClosed(request, store.findKey(hashKey(key))) : undefined;
+    // A key in the cache needs no database: it still authenticates while the database is down, and
+    // its charge then answers 503 (the meter needs the database); anything else fails closed.
+    const looked = KEY_SHAPE.test(key) ? keys.lookup(hashKey(key)) : undefined;
+    const found = looked instanceof Promise ? await failClosed(request, looked) : looked;
     if (!found) throw new ApiError('invalid_key', 'API key invalid or revoked');
     request.auth = found;
     const at = now();
