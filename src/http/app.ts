@@ -66,6 +66,18 @@ const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
 };
 const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed HTTP request'), 'Bad Request'];
 
+/**
+ * One `info` line per request, when it is answered: its id, method, redacted URL, status and time.
+ * The level is fixed at boot, so above `info` the hook is not even installed.
+ */
+function logRequests(app: FastifyInstance, level: string): void {
+  if (!['info', 'debug', 'trace'].includes(level)) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    done();
+  });
+}
+
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const app = Fastify({
@@ -79,6 +91,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
+    // Fastify logs two lines per request (received, completed); logRequests below writes one.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -101,6 +115,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installLimits(app, limits);
   installPointsHeaders(app);
+  logRequests(app, deps.logLevel);
 
   app.get('/', async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
@@ -116,8 +131,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
-    v1.addHook('onResponse', async (request) => {
+    v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
+      done();
     });
     usageRoutes(v1, deps, usage);
     rateRoutes(v1, deps);

@@ -6,9 +6,17 @@ import { charge } from './auth.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. */
+let lastStamp = '';
+let lastDate = '';
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. Rates change a few times a day, so almost every
+ *  call repeats the previous stamp: the last answer is kept. */
 export function httpDate(stamp: string): string {
-  return new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
+  if (stamp !== lastStamp) {
+    lastDate = new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
+    lastStamp = stamp;
+  }
+  return lastDate;
 }
 
 export async function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
@@ -18,11 +26,14 @@ export async function sendCharged(meter: Meter, request: FastifyRequest, reply: 
 }
 
 export function installPointsHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (!request.auth) return;
-    const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
-    reply.header('x-points-cost', String(points.cost));
-    reply.header('x-points-remaining', String(points.remaining));
-    if (reply.statusCode < 400) reply.header('cache-control', 'private');
+  // Callback style: it runs on every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.auth) {
+      const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
+      reply.header('x-points-cost', String(points.cost));
+      reply.header('x-points-remaining', String(points.remaining));
+      if (reply.statusCode < 400) reply.header('cache-control', 'private');
+    }
+    done(null, payload);
   });
 }
