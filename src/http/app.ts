@@ -1,6 +1,6 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
@@ -67,15 +67,17 @@ const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
 const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed HTTP request'), 'Bad Request'];
 
 /**
- * One `info` line per request, when it is answered: its id, method, redacted URL, status and time.
- * The level is fixed at boot, so above `info` the hook is not even installed.
+ * One `info` line per request, when it is answered (Fastify writes two: received and completed):
+ * its id, method, redacted URL, status and time. Fastify's error lines stay as they are.
  */
-function logRequests(app: FastifyInstance, level: string): void {
-  if (!['info', 'debug', 'trace'].includes(level)) return;
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-    done();
-  });
+class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -91,8 +93,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
-    // Fastify logs two lines per request (received, completed); logRequests below writes one.
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -115,7 +116,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installLimits(app, limits);
   installPointsHeaders(app);
-  logRequests(app, deps.logLevel);
 
   app.get('/', async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
