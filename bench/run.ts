@@ -62,7 +62,9 @@ async function load(urls: string[], req: Request, keys: string[]): Promise<Resul
   return { rps: sum((r) => r.rps), p50: Math.max(...parts.map((r) => r.p50)), p99: Math.max(...parts.map((r) => r.p99)), ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx) };
 }
 
-const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off' };
+// Ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
+// (otherwise /v1/rate answers 404 and /v1/rates/convert lists every target as missing).
+const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', KURS_FRESHNESS_GRACE_DAYS: '3650' };
 const stopAll = (servers: Running[]) => Promise.all(servers.map((s) => new Promise((r) => (s.child.once('exit', r), s.child.kill('SIGTERM')))));
 
 async function keysFor(store: Store, count: number): Promise<{ keys: string[]; accounts: string[] }> {
