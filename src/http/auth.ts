@@ -32,36 +32,51 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
+type Done = (err?: Error) => void;
+
+/**
+ * Callback style, because it runs on every request: a key found in the cache with no request limit
+ * is admitted without a promise; the database lookup and the limiter take the asynchronous path.
+ */
 export function authenticate(keys: KeyCache, limiter: RequestLimiter, now: () => Date) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
     const key = presentedKey(request);
-    if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
+    if (key === undefined) return done(new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)'));
     // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
     // timing does not depend on how much of a key matched.
     // A key in the cache needs no database: it still authenticates while the database is down, and
     // its charge then answers 503 (the meter needs the database); anything else fails closed.
     const looked = KEY_SHAPE.test(key) ? keys.lookup(hashKey(key)) : undefined;
-    const found = looked instanceof Promise ? await failClosed(request, looked) : looked;
-    if (!found) throw new ApiError('invalid_key', 'API key invalid or revoked');
-    request.auth = found;
-    const at = now();
-    if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
-      throw new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`);
-    }
-    const endpoint = request.routeOptions.config.endpoint;
-    if (endpoint && !found.plan.endpoints.includes(endpoint)) {
-      throw new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
-    }
-    const perMinute = found.plan.requestsPerMinute;
-    if (perMinute !== null) {
-      const limit = await failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime())));
-      const headers = rateLimitHeaders(limit);
-      reply.headers(headers);
-      if (!limit.ok) {
-        throw new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) });
-      }
+    if (looked instanceof Promise) {
+      failClosed(request, looked).then((found) => admit(request, reply, found, limiter, now, done), done);
+    } else {
+      admit(request, reply, looked, limiter, now, done);
     }
   };
+}
+
+/** D2's checks after the key: expiry → plan endpoint → request limit. */
+function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | undefined, limiter: RequestLimiter, now: () => Date, done: Done): void {
+  if (!found) return done(new ApiError('invalid_key', 'API key invalid or revoked'));
+  request.auth = found;
+  const at = now();
+  if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
+    return done(new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`));
+  }
+  const endpoint = request.routeOptions.config.endpoint;
+  if (endpoint && !found.plan.endpoints.includes(endpoint)) {
+    return done(new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`));
+  }
+  const perMinute = found.plan.requestsPerMinute;
+  if (perMinute === null) return done();
+  failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime()))).then((limit) => {
+    const headers = rateLimitHeaders(limit);
+    reply.headers(headers);
+    if (!limit.ok) {
+      return done(new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
+    }
+    done();
+  }, done);
 }
 
 /** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
