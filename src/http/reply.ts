@@ -19,10 +19,11 @@ export function httpDate(stamp: string): string {
   return lastDate;
 }
 
-export async function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
-  await charge(meter, request, cost);
-  if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
-  return reply.type(JSON_TYPE).send(body);
+export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string, lastUpdate?: string): Promise<FastifyReply> {
+  return charge(meter, request, cost).then(() => {
+    if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
+    return reply.type(JSON_TYPE).send(body);
+  });
 }
 
 export function installPointsHeaders(app: FastifyInstance): void {
