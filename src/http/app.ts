@@ -71,9 +71,15 @@ const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed 
  * its id, method, redacted URL, status and time. Fastify's error lines stay as they are.
  */
 class RequestLog extends LogController {
+  /** The level is fixed at boot: above `info` a successful request costs no log work at all. */
+  constructor(private readonly infoEnabled: boolean) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.infoEnabled) return;
     const line = { method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request');
@@ -93,7 +99,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
-    logController: new RequestLog(),
+    logController: new RequestLog(['info', 'debug', 'trace'].includes(deps.logLevel)),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
