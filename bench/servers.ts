@@ -1,6 +1,7 @@
 // Processes the benchmark starts: the real Kurs server and a bare node:http baseline, each in its
 // own process so that the load generator (a third process) measures them the same way.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
@@ -53,4 +54,35 @@ export function startMeterServer(config: { url: string; meter: string; accounts:
   const script = fileURLToPath(new URL('./meter-server.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, BENCH_METER: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'inherit'] });
   return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+}
+
+/** Peak resident memory of a running server (VmHWM), in MB; Linux only, undefined elsewhere. */
+export function peakRssMb(child: ChildProcess): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Cold start: `kurs serve` on an empty SQLite database (so it loads the bundled seed and prints a
+ * first-start key), timed from spawn to the first 200 of a charged GET /v1/USD/latest.
+ */
+export async function coldStart(dbUrl: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, KURS_PORT: '0', KURS_DATABASE_URL: dbUrl, KURS_INGEST: 'off', KURS_BOOTSTRAP_KEY: 'on', KURS_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const { url, lines } = await waitForListening(child, /^listening on (http:\/\/\S+)$/);
+    const key = lines.map((l) => /^\s+(kurs_\w+)$/.exec(l)?.[1]).find(Boolean);
+    const res = await fetch(`${url}/v1/USD/latest`, { headers: { authorization: key ?? '' } });
+    await res.arrayBuffer();
+    return { ms: performance.now() - started, status: res.status };
+  } finally {
+    await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+  }
 }

@@ -19,6 +19,8 @@ export interface Config {
   limits: Limits;
   /** Points meter: `batch` (group commit, default) or `direct` (one UPDATE per request). */
   meter: 'batch' | 'direct';
+  /** How long a verified API key is trusted without asking the database (KURS_KEY_CACHE_MS; 0: never). */
+  keyCacheMs: number;
   /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
   db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
 }
@@ -36,6 +38,9 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, shutdownTimeoutMs: 10_000 };
+
+/** A revoked key or a plan change reaches every instance within this bound (docs/performance.md). */
+export const DEFAULT_KEY_CACHE_MS = 5_000;
 
 export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
@@ -127,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sourceKeys,
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
+    keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),
     db: {
       poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),

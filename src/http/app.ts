@@ -1,6 +1,6 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
@@ -10,6 +10,7 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
+import { KeyCache, type KeyCacheOptions } from './key-cache.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -38,6 +39,9 @@ export interface AppDeps {
   adminToken?: string;
   /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */
   limits?: Limits;
+  /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
+   *  default here, so tests see every change at once) asks on every request. */
+  keyCache?: KeyCacheOptions;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -66,6 +70,26 @@ const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
 };
 const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed HTTP request'), 'Bad Request'];
 
+/**
+ * One `info` line per request, when it is answered (Fastify writes two: received and completed):
+ * its id, method, redacted URL, status and time. Fastify's error lines stay as they are.
+ */
+class RequestLog extends LogController {
+  /** The level is fixed at boot: above `info` a successful request costs no log work at all. */
+  constructor(private readonly infoEnabled: boolean) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.infoEnabled) return;
+    const line = { method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const app = Fastify({
@@ -79,6 +103,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
+    logController: new RequestLog(['info', 'debug', 'trace'].includes(deps.logLevel)),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -114,14 +139,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   const limiter = limiterFor(deps.store);
+  const keys = new KeyCache((hash) => deps.store.findKey(hash), deps.keyCache ?? { ttlMs: 0 });
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
-    v1.addHook('onRequest', authenticate(deps.store, limiter, deps.now));
-    v1.addHook('onResponse', async (request) => {
+    v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
+    v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
+      done();
     });
     usageRoutes(v1, deps, usage);
     rateRoutes(v1, deps);
@@ -129,7 +156,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     provenanceRoutes(v1, deps);
   });
   const adminToken = deps.adminToken;
-  if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage));
+  if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));
   return app;
 }
 

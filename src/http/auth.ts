@@ -5,8 +5,9 @@ import { hashKey, KEY_PREFIX } from '../access/keys.js';
 import type { Meter } from '../access/meter.js';
 import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
-import type { KeyLookup, Store } from '../store/store.js';
+import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
+import type { KeyCache } from './key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,53 +32,71 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-export function authenticate(store: Store, limiter: RequestLimiter, now: () => Date) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+type Done = (err?: Error) => void;
+
+/**
+ * Callback style, because it runs on every request: a key found in the cache with no request limit
+ * is admitted without a promise; the database lookup and the limiter take the asynchronous path.
+ */
+export function authenticate(keys: KeyCache, limiter: RequestLimiter, now: () => Date) {
+  return (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
     const key = presentedKey(request);
-    if (key === undefined) throw new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)');
+    if (key === undefined) return done(new ApiError('invalid_key', 'API key missing: send it as the Authorization header (the bare key, no prefix)'));
     // The shape check spares the database obviously wrong keys; the lookup is by hash, so its
     // timing does not depend on how much of a key matched.
-    const found = KEY_SHAPE.test(key) ? await failClosed(request, store.findKey(hashKey(key))) : undefined;
-    if (!found) throw new ApiError('invalid_key', 'API key invalid or revoked');
-    request.auth = found;
-    const at = now();
-    if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
-      throw new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`);
-    }
-    const endpoint = request.routeOptions.config.endpoint;
-    if (endpoint && !found.plan.endpoints.includes(endpoint)) {
-      throw new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
-    }
-    const perMinute = found.plan.requestsPerMinute;
-    if (perMinute !== null) {
-      const limit = await failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime())));
-      const headers = rateLimitHeaders(limit);
-      reply.headers(headers);
-      if (!limit.ok) {
-        throw new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) });
-      }
+    // A key in the cache needs no database: it still authenticates while the database is down, and
+    // its charge then answers 503 (the meter needs the database); anything else fails closed.
+    const looked = KEY_SHAPE.test(key) ? keys.lookup(hashKey(key)) : undefined;
+    if (looked instanceof Promise) {
+      failClosed(request, looked).then((found) => admit(request, reply, found, limiter, now, done), done);
+    } else {
+      admit(request, reply, looked, limiter, now, done);
     }
   };
 }
 
-/** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
-async function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');
-    throw new ApiError('unavailable', 'the service cannot reach its database; try again shortly', undefined, { 'retry-after': '1' });
+/** D2's checks after the key: expiry → plan endpoint → request limit. */
+function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | undefined, limiter: RequestLimiter, now: () => Date, done: Done): void {
+  if (!found) return done(new ApiError('invalid_key', 'API key invalid or revoked'));
+  request.auth = found;
+  const at = now();
+  if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
+    return done(new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`));
   }
+  const endpoint = request.routeOptions.config.endpoint;
+  if (endpoint && !found.plan.endpoints.includes(endpoint)) {
+    return done(new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`));
+  }
+  const perMinute = found.plan.requestsPerMinute;
+  if (perMinute === null) return done();
+  failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime()))).then((limit) => {
+    const headers = rateLimitHeaders(limit);
+    reply.headers(headers);
+    if (!limit.ok) {
+      return done(new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
+    }
+    done();
+  }, done);
 }
 
-/** D2: charge after the response is built, before it is sent; a short balance turns it into a 402. */
-export async function charge(meter: Meter, request: FastifyRequest, cost: number): Promise<void> {
+/** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
+function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');
+    throw new ApiError('unavailable', 'the service cannot reach its database; try again shortly', undefined, { 'retry-after': '1' });
+  });
+}
+
+/** D2: charge after the response is built, before it is sent; a short balance turns it into a 402.
+ *  Plain promise chains rather than `async`: this is on every charged request. */
+export function charge(meter: Meter, request: FastifyRequest, cost: number): Promise<void> {
   const auth = request.auth!;
   if (cost === 0) {
     request.points = { cost: 0, remaining: auth.account.points };
-    return;
+    return Promise.resolve();
   }
-  const result = await failClosed(request, meter.charge(auth.account.id, cost));
-  request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
-  if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
+  return failClosed(request, meter.charge(auth.account.id, cost)).then((result) => {
+    request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
+    if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
+  });
 }

@@ -28,19 +28,22 @@ export function installLimits(app: FastifyInstance, limits: Limits): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // Callback-style hooks: these run on every request, and an async hook costs a promise each time.
   // A kept-alive connection would hold the shutdown open: answers given while closing end theirs.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (closing) {
-      throw new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' });
+      return done(new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' }));
     }
     if (inFlight >= limits.maxConcurrent) {
-      throw new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' });
+      return done(new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' }));
     }
     inFlight++;
     // 'close' fires once per response, finished or aborted, so the count cannot leak.
     reply.raw.once('close', () => inFlight--);
+    done();
   });
 }

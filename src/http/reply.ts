@@ -9,9 +9,17 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 /** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
 export const REVALIDATE = 'private, no-cache';
 
-/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. */
+let lastStamp = '';
+let lastDate = '';
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. Rates change a few times a day, so almost every
+ *  call repeats the previous stamp: the last answer is kept. */
 export function httpDate(stamp: string): string {
-  return new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
+  if (stamp !== lastStamp) {
+    lastDate = new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
+    lastStamp = stamp;
+  }
+  return lastDate;
 }
 
 /** RFC 9110 13.1.2: weak comparison, so `W/"x"` matches `"x"`; `*` matches any current body. */
@@ -40,11 +48,14 @@ export async function sendCharged(meter: Meter, request: FastifyRequest, reply: 
 }
 
 export function installPointsHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (!request.auth) return;
-    const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
-    reply.header('x-points-cost', String(points.cost));
-    reply.header('x-points-remaining', String(points.remaining));
-    if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
+  // Callback style: it runs on every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.auth) {
+      const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
+      reply.header('x-points-cost', String(points.cost));
+      reply.header('x-points-remaining', String(points.remaining));
+      if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
+    }
+    done(null, payload);
   });
 }

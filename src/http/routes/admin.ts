@@ -11,6 +11,7 @@ import { utcStamp } from '../../blend/freshness.js';
 import type { Account, KeyRecord, Store } from '../../store/store.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
+import type { KeyCache } from '../key-cache.js';
 import { JSON_TYPE } from '../reply.js';
 
 /** For 405 answers: admin paths and their methods. */
@@ -63,7 +64,7 @@ async function account(store: Store, id: string): Promise<Account> {
   return (await store.getAccount(id)) ?? accessError(new AccessError('account', id));
 }
 
-export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: string }, usage: UsageRecorder): void {
+export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: string }, usage: UsageRecorder, keys: KeyCache): void {
   const { store } = deps;
   const expected = sha256(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -100,6 +101,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     { schema: { params: AccountParams, body: Patch } },
     async (request, reply) => {
       const updated = await updateAccount(store, request.params.account_id, { planId: request.body.plan, expiresAt: expiry(request.body.expires_at) }).catch(accessError);
+      keys.forgetAccount(updated.id);
       return send(reply, 200, `updated account ${updated.id}`, accountView(updated));
     },
   );
@@ -110,6 +112,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     async (request, reply) => {
       const id = request.params.account_id;
       if ((await store.topUp(id, request.body.points)) === undefined) accessError(new AccessError('account', id));
+      keys.forgetAccount(id);
       return send(reply, 200, `added ${request.body.points} points to account ${id}`, accountView(await account(store, id)));
     },
   );
@@ -133,6 +136,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
   app.delete<{ Params: Static<typeof KeyParams> }>('/admin/v1/keys/:key_id', { schema: { params: KeyParams } }, async (request, reply) => {
     const id = request.params.key_id;
     if (!(await store.revokeKey(id))) throw new ApiError('not_found', `no live key ${id}`);
+    keys.forgetKey(id);
     return send(reply, 200, `revoked ${id}; its account and balance stay`, { key_id: id });
   });
 
