@@ -69,16 +69,18 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     sourceCount.set(deps.sources.length);
   };
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string') return;
-    errors.inc({ status: reply.statusCode, error: ERROR_CODE.exec(payload)?.[1] ?? 'unknown' });
+  // Callback-style hooks: they run on every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string') errors.inc({ status: reply.statusCode, error: ERROR_CODE.exec(payload)?.[1] ?? 'unknown' });
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     requests.inc({ method: request.method, route, status: reply.statusCode });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     const cost = request.points?.cost;
     if (cost) points.inc({ endpoint: request.routeOptions.config.endpoint ?? route }, cost);
+    done();
   });
 
   app.register(async (scope) => {
