@@ -69,7 +69,7 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   }
   const perMinute = found.plan.requestsPerMinute;
   if (perMinute === null) return done();
-  failClosed(request, Promise.resolve(limiter.check(found.account.id, perMinute, at.getTime()))).then((limit) => {
+  failClosed(request, limiter.check(found.account.id, perMinute, at.getTime())).then((limit) => {
     const headers = rateLimitHeaders(limit);
     reply.headers(headers);
     if (!limit.ok) {

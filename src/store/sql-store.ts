@@ -3,6 +3,7 @@
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
 import { addDays } from '../blend/freshness.js';
 import { chargeBatch } from './charge-batch.js';
+import * as usage from './usage-sql.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
@@ -291,63 +292,21 @@ export class SqlStore implements Store {
     return out;
   }
 
-  // Usage, request limits and the monthly refill (issue 6).
+  // Usage, request limits and the monthly refill (issue 6): SQL in usage-sql.ts.
 
-  async addUsage(batch: UsageDay[]): Promise<void> {
-    if (batch.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('usage_daily')
-          .values(batch.slice(i, i + INSERT_CHUNK).map((u) => ({ account_id: u.accountId, day: u.day, requests: u.requests, points: u.points })))
-          .onConflict((oc) =>
-            oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({
-              requests: eb('usage_daily.requests', '+', eb.ref('excluded.requests')),
-              points: eb('usage_daily.points', '+', eb.ref('excluded.points')),
-            })),
-          )
-          .execute();
-      }
-    });
+  addUsage(batch: UsageDay[]): Promise<void> {
+    return usage.addUsage(this.db, batch);
   }
 
-  async usageDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
-    const rows = await this.db
-      .selectFrom('usage_daily')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('day', '>=', fromDay)
-      .where('day', '<=', toDay)
-      .orderBy('day')
-      .execute();
-    return rows.map((r) => ({ accountId: r.account_id, day: r.day, requests: Number(r.requests), points: Number(r.points) }));
+  usageDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    return usage.usageDays(this.db, accountId, fromDay, toDay);
   }
 
-  async hitRequestWindow(accountId: string, windowStart: number): Promise<number> {
-    // One upsert per request: atomic on both engines, so concurrent instances never lose a count.
-    // An instance whose clock lags (an older window) counts into the newer window rather than resetting it.
-    const r = await this.db
-      .insertInto('request_windows')
-      .values({ account_id: accountId, window_start: windowStart, count: 1 })
-      .onConflict((oc) =>
-        oc.column('account_id').doUpdateSet({
-          count: sql`case when excluded.window_start > request_windows.window_start then 1 else request_windows.count + 1 end`,
-          window_start: sql`case when excluded.window_start > request_windows.window_start then excluded.window_start else request_windows.window_start end`,
-        }),
-      )
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    return Number(r.count);
+  hitRequestWindow(accountId: string, windowStart: number): Promise<number> {
+    return usage.hitRequestWindow(this.db, accountId, windowStart);
   }
 
-  async refill(period: string, periodStart: string): Promise<number> {
-    const allowance = sql<number>`(select monthly_points from plans where plans.id = accounts.plan_id)`;
-    const r = await this.db
-      .updateTable('accounts')
-      .set({ points: sql`case when points < ${allowance} then ${allowance} else points end`, refilled_period: period })
-      .where((eb) => eb.or([eb('refilled_period', 'is', null), eb('refilled_period', '<', period)]))
-      .where('created_at', '<', periodStart)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
+  refill(period: string, periodStart: string): Promise<number> {
+    return usage.refill(this.db, period, periodStart);
   }
 }
