@@ -13,58 +13,25 @@ import { createKey } from '../src/access/accounts.js';
 import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
-import { coldStart, peakRssMb, startBare, startKurs, startMeterServer, type Running } from './servers.js';
+import { coldStart, convertRequest, KURS_ENV, loadOne, peakRssMb, startBare, startKurs, startMeterServer, type Request, type Result, type Running } from './servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const MANY = 100;
 const POINTS = 1_000_000_000;
-const LOADER = fileURLToPath(new URL('./load.ts', import.meta.url));
 const INGEST = fileURLToPath(new URL('./ingest-ecb.ts', import.meta.url));
 const ECB_HISTORY = fileURLToPath(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.zip', import.meta.url));
 const PG_URL = process.env.KURS_TEST_DATABASE_URL;
 const FILTER = (process.argv[2] ?? '').toLowerCase();
 const wanted = (name: string, extra = false) => (FILTER === '' ? !extra : name.toLowerCase().includes(FILTER) || (extra && FILTER === 'extra'));
 
-interface Result {
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  non2xx: number;
-}
-interface Request {
-  path: string;
-  method?: string;
-  body?: string;
-}
-
-function loadOne(url: string, req: Request, keys: string[], connections: number): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', LOADER], {
-      env: { ...process.env, BENCH_LOAD: JSON.stringify({ url: `${url}${req.path}`, method: req.method, body: req.body, keys, connections, seconds: SECONDS }) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      const r = JSON.parse(out);
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx });
-    });
-  });
-}
-
 /** Load spread over several instances at once (CONNECTIONS in all), summed as a load balancer would see it. */
 async function load(urls: string[], req: Request, keys: string[]): Promise<Result> {
-  const parts = await Promise.all(urls.map((u) => loadOne(u, req, keys, Math.round(CONNECTIONS / urls.length))));
+  const parts = await Promise.all(urls.map((u) => loadOne(u, req, keys, Math.round(CONNECTIONS / urls.length), SECONDS)));
   const sum = (f: (r: Result) => number) => parts.reduce((a, r) => a + f(r), 0);
   return { rps: sum((r) => r.rps), p50: Math.max(...parts.map((r) => r.p50)), p99: Math.max(...parts.map((r) => r.p99)), ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx) };
 }
 
-// Ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
-// (otherwise /v1/rate answers 404 and /v1/rates/convert lists every target as missing).
-const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', KURS_FRESHNESS_GRACE_DAYS: '3650' };
 const stopAll = (servers: Running[]) => Promise.all(servers.map((s) => new Promise((r) => (s.child.once('exit', r), s.child.kill('SIGTERM')))));
 
 async function keysFor(store: Store, count: number): Promise<{ keys: string[]; accounts: string[] }> {
@@ -122,9 +89,7 @@ const body = await sample.text();
 const currencies = ((await (await fetch(`${probe.url}/v1/currencies`, { headers: { authorization: probeKey! } })).json()) as { currencies: { currency: string }[] }).currencies.map((c) => c.currency);
 await stopAll([probe]);
 if (sample.status !== 200) throw new Error(`Kurs answered ${sample.status}: ${body}`);
-// 150 targets: every currency Kurs quotes, repeated as needed (a real client may repeat one too).
-const targets = Array.from({ length: 150 }, (_, i) => currencies[i % currencies.length]!);
-const CONVERT: Request = { path: '/v1/rates/convert', method: 'POST', body: JSON.stringify({ base: 'EUR', amount: '1234.56', targets }) };
+const CONVERT = convertRequest(currencies);
 
 const ratioRow = (name: string, r: Result, base: number, min: number, charged: number, ok: boolean, p99Max?: number): Row => {
   const ratio = r.rps / base;

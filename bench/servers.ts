@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
+const LOADER = fileURLToPath(new URL('./load.ts', import.meta.url));
 
 export interface Running {
   child: ChildProcess;
@@ -30,8 +31,8 @@ function waitForListening(child: ChildProcess, pattern: RegExp): Promise<Running
   });
 }
 
-export function startKurs(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function startKurs(env: Record<string, string>, nodeArgs: string[] = []): Promise<Running> {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return waitForListening(child, /^listening on (http:\/\/\S+)$/);
 }
 
@@ -85,4 +86,44 @@ export async function coldStart(dbUrl: string): Promise<{ ms: number; status: nu
   } finally {
     await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
   }
+}
+
+export interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+}
+export interface Request {
+  path: string;
+  method?: string;
+  body?: string;
+}
+
+/** One load generator process (bench/load.ts) against one server. */
+export function loadOne(url: string, req: Request, keys: string[], connections: number, seconds: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', LOADER], {
+      env: { ...process.env, BENCH_LOAD: JSON.stringify({ url: `${url}${req.path}`, method: req.method, body: req.body, keys, connections, seconds }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      const r = JSON.parse(out);
+      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx });
+    });
+  });
+}
+
+// Ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
+// (otherwise /v1/rate answers 404 and /v1/rates/convert lists every target as missing).
+export const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', KURS_FRESHNESS_GRACE_DAYS: '3650' };
+
+/** Target 3's request: 150 targets, every currency Kurs quotes, repeated as needed (a real client may repeat one too). */
+export function convertRequest(currencies: string[]): Request {
+  const targets = Array.from({ length: 150 }, (_, i) => currencies[i % currencies.length]!);
+  return { path: '/v1/rates/convert', method: 'POST', body: JSON.stringify({ base: 'EUR', amount: '1234.56', targets }) };
 }

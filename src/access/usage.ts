@@ -2,7 +2,7 @@
 // Counting adds no database write per request: counts gather in memory per (account, day) and are
 // written in one batch every second and on shutdown, so a crash loses at most the last interval's
 // counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
-import { utcStamp } from '../blend/freshness.js';
+import { utcDay, utcStamp } from '../blend/freshness.js';
 import type { Account, Plan, Store, UsageDay } from '../store/store.js';
 import { noAccount } from './accounts.js';
 
@@ -20,16 +20,17 @@ export class UsageRecorder {
 
   /** One request by a valid key; `points` is what it was charged (0 unless 2xx). */
   record(accountId: string, at: Date, points: number): void {
-    this.add({ accountId, day: at.toISOString().slice(0, 10), requests: 1, points });
+    this.add(accountId, utcDay(at), 1, points);
   }
 
-  private add(u: UsageDay): void {
-    const row = this.pending.get(`${u.accountId} ${u.day}`);
+  private add(accountId: string, day: string, requests: number, points: number): void {
+    const key = `${accountId} ${day}`;
+    const row = this.pending.get(key);
     if (row) {
-      row.requests += u.requests;
-      row.points += u.points;
+      row.requests += requests;
+      row.points += points;
     } else {
-      this.pending.set(`${u.accountId} ${u.day}`, { ...u });
+      this.pending.set(key, { accountId, day, requests, points });
     }
   }
 
@@ -53,7 +54,7 @@ export class UsageRecorder {
       try {
         await this.store.addUsage(batch);
       } catch (err) {
-        for (const u of batch) this.add(u);
+        for (const u of batch) this.add(u.accountId, u.day, u.requests, u.points);
         throw err;
       }
     });

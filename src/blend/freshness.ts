@@ -19,3 +19,20 @@ export function freshUntil(date: string, cadence: Cadence, graceDays: number): s
 export function utcStamp(d: Date): string {
   return d.toISOString().slice(0, 19).replace('T', ' ');
 }
+
+const DAY_MS = 86_400_000;
+let dayStart = 0;
+let dayEnd = -1;
+let dayText = '';
+
+/** The UTC day of `d` (YYYY-MM-DD). Requests ask this on every call and the answer changes once a day,
+ *  so the last day's bounds and text are kept. */
+export function utcDay(d: Date): string {
+  const t = d.getTime();
+  if (t < dayStart || t >= dayEnd) {
+    dayStart = Math.floor(t / DAY_MS) * DAY_MS;
+    dayEnd = dayStart + DAY_MS;
+    dayText = d.toISOString().slice(0, 10);
+  }
+  return dayText;
+}

@@ -1,13 +1,14 @@
-// `/metrics` in Prometheus text format. Per request: one counter and one histogram update in
-// onResponse, plus an error counter for error envelopes; everything about sources and the blend is
-// read when Prometheus scrapes, not on the request path.
+// `/metrics` in Prometheus text format. Per request: plain counts in onResponse (request-stats.ts),
+// plus an error counter for error envelopes; everything about sources and the blend is read when
+// Prometheus scrapes, not on the request path.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { sourceStatuses } from '../ingest/health.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { VERSION } from '../version.js';
+import { RequestStats } from './request-stats.js';
 
 export interface MetricsDeps {
   store: Store;
@@ -30,10 +31,9 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
   collectDefaultMetrics({ register: registry });
   const opts = { registers: [registry] };
   new Gauge({ name: 'kurs_info', help: 'Kurs version (always 1)', labelNames: ['version'], ...opts }).set({ version: VERSION }, 1);
-  const requests = new Counter({ name: 'kurs_http_requests_total', help: 'HTTP responses by method, route pattern and status', labelNames: ['method', 'route', 'status'], ...opts });
-  const latency = new Histogram({ name: 'kurs_http_request_duration_seconds', help: 'Time from request to response sent', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, ...opts });
+  const stats = new RequestStats(LATENCY_BUCKETS);
+  stats.register(registry);
   const errors = new Counter({ name: 'kurs_http_errors_total', help: 'Error responses by status and D1 error code (402, 403, 429 among them)', labelNames: ['status', 'error'], ...opts });
-  const points = new Counter({ name: 'kurs_points_charged_total', help: 'API points charged, by endpoint', labelNames: ['endpoint'], ...opts });
 
   const snapshotGauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, ...opts, collect() { this.set(read()); } });
@@ -75,11 +75,11 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? UNMATCHED;
-    requests.inc({ method: request.method, route, status: reply.statusCode });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const { url, config } = request.routeOptions;
+    const route = url ?? UNMATCHED;
+    stats.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     const cost = request.points?.cost;
-    if (cost) points.inc({ endpoint: request.routeOptions.config.endpoint ?? route }, cost);
+    if (cost) stats.charged(config.endpoint ?? route, cost);
     done();
   });
 

@@ -45,5 +45,5 @@ export function openSqlite(path: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+  return new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', sqlite);
 }

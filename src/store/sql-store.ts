@@ -1,8 +1,9 @@
 // The Store over Kysely. The queries are written once for both engines; the dialect decides only
 // the driver (see open.ts) and a few column types in the migrations.
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
 import { addDays } from '../blend/freshness.js';
-import { chargeBatch } from './charge-batch.js';
+import { chargeOnServer, sqliteCharger } from './charge-batch.js';
 import * as usage from './usage-sql.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -46,10 +47,18 @@ const toObservation = (r: Selectable<ObservationTable>): ObservationRow => ({
 });
 
 export class SqlStore implements Store {
+  /** The meter's group commit (src/store/charge-batch.ts); on SQLite it needs the raw handle. */
+  private readonly charger: (items: readonly ChargeRequest[]) => Promise<ChargeResult[]>;
+
   constructor(
     readonly db: Kysely<Database>,
     readonly dialect: 'sqlite' | 'postgres',
-  ) {}
+    raw?: BetterSqlite3.Database,
+  ) {
+    if (dialect === 'postgres') this.charger = (items) => chargeOnServer(db, items);
+    else if (raw) this.charger = sqliteCharger(db, raw);
+    else throw new Error('a SQLite store needs its better-sqlite3 handle');
+  }
 
   async migrate(): Promise<void> {
     const migrator = new Migrator({ db: this.db, provider: { getMigrations: async () => migrations(this.dialect) } });
@@ -167,7 +176,7 @@ export class SqlStore implements Store {
   }
 
   chargeBatch(items: readonly ChargeRequest[]): Promise<ChargeResult[]> {
-    return chargeBatch(this.db, this.dialect, items);
+    return this.charger(items);
   }
 
   async ping(): Promise<void> {

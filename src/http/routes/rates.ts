@@ -1,6 +1,7 @@
 // The blended-rate endpoints: latest, pair conversion and bulk conversion (spec 4.2–4.4).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { utcDay } from '../../blend/freshness.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { convert, Decimal } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
@@ -27,7 +28,7 @@ function noRate(base: string, target?: string): ApiError {
 }
 
 export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const today = () => deps.now().toISOString().slice(0, 10);
+  const today = () => utcDay(deps.now());
 
   app.get<{ Params: { base_currency: string }; Querystring: { amount?: string } }>(
     '/v1/:base_currency/latest',
