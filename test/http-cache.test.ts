@@ -55,12 +55,27 @@ describe('ETag and conditional GET on the API', () => {
     for (const url of urls) {
       const [a, b] = [await get(url), await get(url)];
       assert.equal(a.statusCode, 200, url);
-      assert.match(String(a.headers.etag), /^"[A-Za-z0-9_-]{27}"$/, url);
       assert.equal(a.headers.etag, b.headers.etag, url);
-      assert.equal(a.headers.etag, entityTag(a.body), url);
+      if (url.includes('amount=')) {
+        // Amount-dependent answers: the amount-less answer's digest plus the amount (RFC 9110 etagc).
+        assert.match(String(a.headers.etag), /^"[A-Za-z0-9_-]{27}\.[0-9.e+-]+"$/, url);
+      } else {
+        assert.match(String(a.headers.etag), /^"[A-Za-z0-9_-]{27}"$/, url);
+        if (!url.startsWith('/v1/rate/EUR/USD')) assert.equal(a.headers.etag, entityTag(a.body), url);
+      }
       tags.add(String(a.headers.etag));
     }
     assert.equal(tags.size, urls.length);
+  });
+
+  test('an amount-dependent tag changes with the amount and only with it', async () => {
+    const tag = async (url: string) => String((await get(url)).headers.etag);
+    for (const path of ['/v1/rate/EUR/USD', '/v1/EUR/latest']) {
+      assert.equal(await tag(`${path}?amount=2.50`), await tag(`${path}?amount=2.5`), path);
+      assert.notEqual(await tag(`${path}?amount=2.5`), await tag(`${path}?amount=2.51`), path);
+      assert.notEqual(await tag(`${path}?amount=1`), await tag(path), path);
+    }
+    assert.notEqual(await tag('/v1/rate/EUR/USD?amount=3'), await tag('/v1/rate/EUR/GBP?amount=3'));
   });
 
   test('an empty balance still gets its free 304, and the 402 carries no validators', async () => {

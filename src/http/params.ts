@@ -1,6 +1,7 @@
 // Request values beyond what JSON Schema can say: code shapes (D4) and amounts (D5).
 import { isActiveCurrency } from '../currencies/iso4217.js';
-import { parseAmount, type Decimal } from '../money/decimal.js';
+import { parseAmount } from '../money/decimal.js';
+import { amountFrom, type Amount } from '../rates/bodies.js';
 import { ApiError, type FieldProblem } from './errors.js';
 
 const CURRENCY_SHAPE = /^[A-Za-z]{3}$/;
@@ -29,11 +30,11 @@ export function bankCode(raw: string): string {
 const AMOUNT_PROBLEM = 'must be a positive number no larger than 1e15';
 
 /** D5: omitted means 1. */
-export function amountOf(raw: unknown, code: 'invalid_parameter' | 'invalid_body'): Decimal | undefined {
+export function amountOf(raw: unknown, code: 'invalid_parameter' | 'invalid_body'): Amount | undefined {
   if (raw === undefined) return undefined;
   const amount = parseAmount(raw);
   if (!amount) throw ApiError.invalid(code, [{ field: 'amount', message: AMOUNT_PROBLEM }]);
-  return amount;
+  return amountFrom(amount.toString());
 }
 
 /** D8: `reciprocal` accepts true/false/1/0. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanDecimal, convert, parseAmount, toRateText } from './decimal.js';
+import { cleanDecimal, parseAmount, toRateText } from './decimal.js';
 import { Num, stringify } from './json.js';
 
 test('cleanDecimal removes float noise and keeps published digits', () => {
@@ -21,14 +21,6 @@ test('parseAmount accepts positive finite decimals up to 1e15 only (D5)', () => 
   for (const bad of ['0', '-1', 'abc', '', '1e999', '1e16', 'NaN', 'Infinity', ' ', '0x10', '1e-999', null, true, [], {}, Number.NaN]) {
     assert.equal(parseAmount(bad), null, String(bad));
   }
-});
-
-test('convert multiplies in decimal and rounds half-even to 6 places', () => {
-  assert.equal(convert(parseAmount('0.1')!, '3'), '0.3');
-  assert.equal(convert(parseAmount('0.1')!, '0.2'), '0.02');
-  assert.equal(convert(parseAmount('1')!, '0.0000005'), '0');
-  assert.equal(convert(parseAmount('1')!, '0.0000015'), '0.000002');
-  assert.equal(convert(parseAmount('1e15')!, '1234.5678'), '1234567800000000000');
 });
 
 test('toRateText keeps 8 significant digits without exponent notation', () => {

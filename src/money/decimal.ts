@@ -36,17 +36,12 @@ export function cleanDecimal(raw: string | number): string {
 
 /** Blended and reciprocal rates carry 8 significant digits (D6). */
 export const RATE_DIGITS = 8;
-/** `converted` is rounded half-even to 6 decimal places (D6). */
+/** `converted` is rounded half-even to 6 decimal places (D6; money/fixed.ts does the arithmetic). */
 export const CONVERTED_PLACES = 6;
 export const MAX_AMOUNT = new Decimal('1e15');
 
 export function toRateText(d: Decimal): string {
   return d.toSignificantDigits(RATE_DIGITS, Decimal.ROUND_HALF_EVEN).toString();
-}
-
-/** amount × rate, both taken exactly as they appear in the response. */
-export function convert(amount: Decimal, rateText: string): string {
-  return amount.times(rateText).toDecimalPlaces(CONVERTED_PLACES, Decimal.ROUND_HALF_EVEN).toString();
 }
 
 /** D5: a positive, finite decimal no larger than 1e15; `null` when the text is not one. */

@@ -8,8 +8,12 @@ export interface Entity {
   readonly etag: string;
 }
 
+export function digest(text: string): string {
+  return createHash('sha1').update(text).digest('base64url');
+}
+
 export function entityTag(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${digest(body)}"`;
 }
 
 export const entity = (body: string): Entity => ({ body, etag: entityTag(body) });

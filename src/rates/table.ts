@@ -2,19 +2,29 @@
 // a new blend makes a new table, swapped in whole, so a request never sees half of one.
 import type { BlendedRate } from '../blend/blend.js';
 import { toRateText } from '../money/decimal.js';
+import { Fixed } from '../money/fixed.js';
 import { Num, stringify } from '../money/json.js';
-import { entity, type Entity } from './entity.js';
+import { digest, entity, type Entity } from './entity.js';
+
+/** Part of every pair's tag: change it when the shape of a pair's answers changes, so no client
+ *  revalidates an old shape into a 304. */
+const PAIR_FORMAT = 'pair/1';
 
 export interface PairRate {
   /** The rate exactly as the response shows it (8 significant digits, D6). */
   text: string;
   /** Older of the two legs' newest contributing bank_update (D7). */
   lastUpdate: string;
+  /** The same rate as digits and scale, for exact multiplication on the request path. */
+  fixed: Fixed;
+  /** Digest of base, target, rate and stamp: with the amount, the validator of an amount-dependent body. */
+  tag: string;
 }
 
 export class RatesTable {
   private readonly pairs = new Map<string, PairRate>();
   private readonly latestBodies = new Map<string, Entity>();
+  private readonly fromBase = new Map<string, ReadonlyMap<string, PairRate>>();
   readonly codes: readonly string[];
   /** Newest bank_update of all: what `/latest` rests on. */
   readonly newestUpdate: string | undefined;
@@ -55,9 +65,20 @@ export class RatesTable {
     const t = this.rates.get(target);
     if (!b || !t) return undefined;
     const text = base === target ? '1' : toRateText(t.perUsd.div(b.perUsd));
-    const pair = { text, lastUpdate: b.bankUpdate < t.bankUpdate ? b.bankUpdate : t.bankUpdate };
+    const lastUpdate = b.bankUpdate < t.bankUpdate ? b.bankUpdate : t.bankUpdate;
+    const pair = { text, lastUpdate, fixed: Fixed.parse(text), tag: digest(`${PAIR_FORMAT} ${base}/${target} ${text} ${lastUpdate}`) };
     this.pairs.set(key, pair);
     return pair;
+  }
+
+  /** Every pair from `base`, by target code: one lookup per target for bulk conversions. */
+  pairsFrom(base: string): ReadonlyMap<string, PairRate> | undefined {
+    const cached = this.fromBase.get(base);
+    if (cached !== undefined) return cached;
+    if (!this.rates.has(base)) return undefined;
+    const pairs = new Map(this.codes.map((code) => [code, this.pair(base, code)!]));
+    this.fromBase.set(base, pairs);
+    return pairs;
   }
 
   /** The whole `/latest` body for a base without amount, and its ETag: built once per table and base. */

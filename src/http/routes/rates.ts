@@ -3,9 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../blend/freshness.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
-import { convert, Decimal } from '../../money/decimal.js';
-import { Num, stringify } from '../../money/json.js';
-import type { RatesTable } from '../../rates/table.js';
+import { conversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
 import { amountOf, currencyProblem, knownCurrency } from '../params.js';
@@ -13,8 +11,6 @@ import { sendCharged } from '../reply.js';
 
 /** D13: at most this many targets in one bulk conversion. */
 export const MAX_TARGETS = 500;
-
-const ONE = new Decimal(1);
 
 const AmountQuery = Type.Object({ amount: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 const ConvertBody = Type.Object({
@@ -37,9 +33,8 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const base = knownCurrency('base_currency', request.params.base_currency);
       const amount = amountOf(request.query.amount, 'invalid_parameter');
       const rates = deps.market.current.rates;
-      const plain = rates.latestBody(base);
-      if (plain === undefined) throw noRate(base);
-      const body = amount === undefined ? plain : latestWithAmount(rates, base, amount);
+      const body = amount === undefined ? rates.latestBody(base) : latestWithAmount(rates, base, amount);
+      if (body === undefined) throw noRate(base);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, rates.newestUpdate);
     },
   );
@@ -58,11 +53,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const day = today();
       const pair = rates.isFresh(base, day) && rates.isFresh(target, day) ? rates.pair(base, target) : undefined;
       if (!pair) throw noRate(base, target);
-      const amountText = amount ? amount.toString() : '1';
-      const body = stringify({
-        code: 200, message: 'success', base, target, rate: new Num(pair.text), amount: new Num(amountText),
-        converted: new Num(amount ? convert(amount, pair.text) : pair.text), last_update: pair.lastUpdate,
-      });
+      const body = rateBody(base, target, pair, amount);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
     },
   );
@@ -78,34 +69,9 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const base = body.base.toUpperCase();
       if (!isActiveCurrency(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
       const amount = amountOf(body.amount, 'invalid_body');
-      const rates = deps.market.current.rates;
-      const day = today();
-      const out: Record<string, { rate: Num; converted: Num; last_update: string }> = {};
-      const missing: string[] = [];
-      let newest: string | undefined;
-      for (const raw of body.targets) {
-        const target = raw.toUpperCase();
-        if (out[target] || missing.includes(target)) continue;
-        const pair = isActiveCurrency(target) && rates.isFresh(base, day) && rates.isFresh(target, day) ? rates.pair(base, target) : undefined;
-        if (!pair) {
-          missing.push(target);
-          continue;
-        }
-        out[target] = { rate: new Num(pair.text), converted: new Num(convert(amount ?? ONE, pair.text)), last_update: pair.lastUpdate };
-        if (newest === undefined || pair.lastUpdate > newest) newest = pair.lastUpdate;
-      }
-      const json = stringify({ code: 200, message: 'success', base, amount: new Num(amount ? amount.toString() : '1'), rates: out, missing });
+      const { body: json, newest } = conversion(deps.market.current.rates, base, amount, body.targets, today(), isActiveCurrency);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
     },
   );
 }
 
-
-function latestWithAmount(rates: RatesTable, base: string, amount: Decimal): string {
-  const out: Record<string, { rate: Num; converted: Num }> = {};
-  for (const code of rates.codes) {
-    const text = rates.pair(base, code)!.text;
-    out[code] = { rate: new Num(text), converted: new Num(convert(amount, text)) };
-  }
-  return stringify({ code: 200, message: 'success', rates: out });
-}
