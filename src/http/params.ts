@@ -4,12 +4,16 @@ import { parseAmount } from '../money/decimal.js';
 import { amountFrom, type Amount } from '../rates/bodies.js';
 import { ApiError, type FieldProblem } from './errors.js';
 
-const CURRENCY_SHAPE = /^[A-Za-z]{3}$/;
 const BANK_SHAPE = /^[A-Za-z0-9]{4}$/;
+
+const isLetter = (c: number) => (c | 32) >= 97 && (c | 32) <= 122;
+/** Three ASCII letters (/^[A-Za-z]{3}$/), tested by character codes: it runs for every target of a
+ *  bulk conversion, where the regular expression was a measurable share. */
+export const isCurrencyShape = (raw: string) => raw.length === 3 && isLetter(raw.charCodeAt(0)) && isLetter(raw.charCodeAt(1)) && isLetter(raw.charCodeAt(2));
 
 /** Upper-cased code, or a problem naming the field. Unknown-but-well-formed is the caller's call (D4). */
 export function currencyProblem(field: string, raw: string): FieldProblem | undefined {
-  if (!CURRENCY_SHAPE.test(raw)) return { field, message: 'must be a three-letter ISO 4217 currency code' };
+  if (!isCurrencyShape(raw)) return { field, message: 'must be a three-letter ISO 4217 currency code' };
   return undefined;
 }
 

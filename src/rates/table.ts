@@ -25,6 +25,7 @@ export class RatesTable {
   private readonly pairs = new Map<string, PairRate>();
   private readonly latestBodies = new Map<string, Entity>();
   private readonly fromBase = new Map<string, ReadonlyMap<string, PairRate>>();
+  private readonly memo = new Map<string, unknown>();
   readonly codes: readonly string[];
   /** Newest bank_update of all: what `/latest` rests on. */
   readonly newestUpdate: string | undefined;
@@ -79,6 +80,14 @@ export class RatesTable {
     const pairs = new Map(this.codes.map((code) => [code, this.pair(base, code)!]));
     this.fromBase.set(base, pairs);
     return pairs;
+  }
+
+  /** Something built from this table once and kept with it (answer fragments, say): `key` names it. */
+  derived<T>(key: string, build: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const value = build();
+    this.memo.set(key, value);
+    return value;
   }
 
   /** The whole `/latest` body for a base without amount, and its ETag: built once per table and base. */

@@ -6,7 +6,7 @@ import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { conversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
-import { amountOf, currencyProblem, knownCurrency } from '../params.js';
+import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
 import { sendCharged } from '../reply.js';
 
 /** D13: at most this many targets in one bulk conversion. */
@@ -63,9 +63,11 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
     { schema: { body: ConvertBody }, config: { endpoint: 'convert' } },
     async (request, reply) => {
       const { body } = request;
-      const baseProblem = currencyProblem('base', body.base);
-      const targetProblems = body.targets.flatMap((t, i) => currencyProblem(`targets[${i}]`, t) ?? []);
-      if (baseProblem || targetProblems.length > 0) throw ApiError.invalid('invalid_body', [...(baseProblem ? [baseProblem] : []), ...targetProblems]);
+      const problems = [currencyProblem('base', body.base)];
+      // Field names are built only for the targets that fail: this runs for every target of every call.
+      body.targets.forEach((t, i) => isCurrencyShape(t) || problems.push(currencyProblem(`targets[${i}]`, t)));
+      const found = problems.filter((p) => p !== undefined);
+      if (found.length > 0) throw ApiError.invalid('invalid_body', found);
       const base = body.base.toUpperCase();
       if (!isActiveCurrency(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
       const amount = amountOf(body.amount, 'invalid_body');
