@@ -99,13 +99,15 @@ export interface Request {
   path: string;
   method?: string;
   body?: string;
+  /** A different amount in every request's body (bench/load.ts). */
+  vary?: boolean;
 }
 
 /** One load generator process (bench/load.ts) against one server. */
 export function loadOne(url: string, req: Request, keys: string[], connections: number, seconds: number): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', LOADER], {
-      env: { ...process.env, BENCH_LOAD: JSON.stringify({ url: `${url}${req.path}`, method: req.method, body: req.body, keys, connections, seconds }) },
+      env: { ...process.env, BENCH_LOAD: JSON.stringify({ url: `${url}${req.path}`, method: req.method, body: req.body, vary: req.vary, keys, connections, seconds }) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

@@ -36,15 +36,15 @@ export function multiply(a: Fixed, b: Fixed, places: number): string {
   const excess = scale - places;
   if (a.small !== undefined && b.small !== undefined) {
     const p = a.small * b.small;
-    if (p < SMALL && excess <= 22) {
-      if (excess <= 0) return withPoint(String(p), scale);
+    if (p < SMALL && excess <= 22 && scale >= 0) {
+      if (excess <= 0) return scaled(p, scale);
       const d = POW10[excess]!;
       // The quotient is rounded, but never across an integer: for that, p/d would have to lie within
       // half an ulp of one, and p < 2^52 keeps it at least 1/d away. So its floor is exact.
       let q = Math.floor(p / d);
       const rem = p - q * d;
       if (2 * rem > d || (2 * rem === d && q % 2 === 1)) q += 1;
-      return withPoint(String(q), places);
+      return scaled(q, places);
     }
   }
   return multiplyBig(a.digits * b.digits, scale, places);
@@ -58,6 +58,32 @@ function multiplyBig(p: bigint, scale: number, places: number): string {
   const rem = p - q * d;
   if (2n * rem > d || (2n * rem === d && q % 2n === 1n)) q += 1n;
   return withPoint(q.toString(), places);
+}
+
+const ZEROS = Array.from({ length: 23 }, (_, n) => '0'.repeat(n));
+
+/**
+ * The integer `n` < 2^52 as text, in pieces below 10^9. Number-to-text of a large double costs ~100 ns
+ * unless V8's small cache of recent conversions has it; pieces this size take the fast integer path.
+ */
+function integerText(n: number): string {
+  if (n < 1e9) return `${n}`;
+  const high = Math.floor(n / 1e9);
+  const low = `${n - high * 1e9}`;
+  return integerText(high) + ZEROS[9 - low.length]! + low;
+}
+
+/** `q` × 10^-places (q < 2^52, 0 ≤ places ≤ 22) as plain text, whole and fraction formed apart. */
+function scaled(q: number, places: number): string {
+  if (places === 0) return integerText(q);
+  const unit = POW10[places]!;
+  const whole = Math.floor(q / unit); // exact, as in multiply
+  let fraction = q - whole * unit;
+  if (fraction === 0) return integerText(whole);
+  let digits = places;
+  while (fraction % 10 === 0) (fraction /= 10), digits--;
+  const text = integerText(fraction);
+  return `${integerText(whole)}.${ZEROS[digits - text.length]!}${text}`;
 }
 
 /** Integer digits `n` × 10^-places as plain text: no trailing zeros after a point, no lone point. */

@@ -112,3 +112,42 @@ export function conversion(rates: RatesTable, base: string, amount: Amount | und
   parts.push(missing.length === 0 ? '},"missing":[]}' : `},"missing":["${missing.join('","')}"]}`);
   return { body: parts.join(''), newest };
 }
+
+/** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */
+export const KEPT_CONVERSIONS = 128;
+/** Conversions asked once, remembered by key only, so that an answer is kept when asked again. */
+const ASKED_ONCE = 1024;
+
+interface Kept {
+  answers: Map<string, Conversion>;
+  asked: Set<string>;
+}
+
+/** Adds to an insertion-ordered collection, dropping the oldest entry beyond `max`. */
+function bounded<K>(c: Map<K, unknown> | Set<K>, max: number, add: () => void): void {
+  if (c.size >= max) c.delete(c.keys().next().value!);
+  add();
+}
+
+/**
+ * `conversion`, answered from the table's recent answers when the same conversion is asked again on
+ * the same day: a shop showing one price in 150 currencies asks the same thing on every page view,
+ * and the answer only changes with the table (or the day, through freshness). Like `/latest`'s
+ * whole body, a repeated answer then costs a lookup instead of 150 multiplications. An answer is
+ * kept only from its second asking: keeping every one made a stream of distinct amounts 16% slower
+ * (each kept 12 KB answer outlives the young generation). See docs/performance.md.
+ */
+export function keptConversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
+  const kept = rates.derived<Kept>('conversions', () => ({ answers: new Map(), asked: new Set() }));
+  const key = `${day} ${base} ${amount?.text ?? ''} ${targets.join(',')}`;
+  const found = kept.answers.get(key);
+  if (found) {
+    kept.answers.delete(key); // most recently used last: the first key is the one to drop
+    kept.answers.set(key, found);
+    return found;
+  }
+  const answer = conversion(rates, base, amount, targets, day, quotes);
+  if (kept.asked.delete(key)) bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, answer));
+  else bounded(kept.asked, ASKED_ONCE, () => kept.asked.add(key));
+  return answer;
+}

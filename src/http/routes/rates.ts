@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../blend/freshness.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
-import { conversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
+import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
 import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
@@ -71,7 +71,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const base = body.base.toUpperCase();
       if (!isActiveCurrency(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
       const amount = amountOf(body.amount, 'invalid_body');
-      const { body: json, newest } = conversion(deps.market.current.rates, base, amount, body.targets, today(), isActiveCurrency);
+      const { body: json, newest } = keptConversion(deps.market.current.rates, base, amount, body.targets, today(), isActiveCurrency);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
     },
   );
