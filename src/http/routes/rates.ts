@@ -65,7 +65,9 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       const { body } = request;
       const problems = [currencyProblem('base', body.base)];
       // Field names are built only for the targets that fail: this runs for every target of every call.
-      body.targets.forEach((t, i) => isCurrencyShape(t) || problems.push(currencyProblem(`targets[${i}]`, t)));
+      for (let i = 0; i < body.targets.length; i++) {
+        if (!isCurrencyShape(body.targets[i]!)) problems.push(currencyProblem(`targets[${i}]`, body.targets[i]!));
+      }
       const found = problems.filter((p) => p !== undefined);
       if (found.length > 0) throw ApiError.invalid('invalid_body', found);
       const base = body.base.toUpperCase();
