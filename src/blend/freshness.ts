@@ -29,7 +29,8 @@ let dayText = '';
  *  so the last day's bounds and text are kept. */
 export function utcDay(d: Date): string {
   const t = d.getTime();
-  if (t < dayStart || t >= dayEnd) {
+  // Written so that an invalid date (NaN) recomputes, and throws in toISOString as it always did.
+  if (!(t >= dayStart && t < dayEnd)) {
     dayStart = Math.floor(t / DAY_MS) * DAY_MS;
     dayEnd = dayStart + DAY_MS;
     dayText = d.toISOString().slice(0, 10);
