@@ -34,11 +34,9 @@ export function latestWithAmount(rates: RatesTable, base: string, amount: Amount
   const plain = rates.latestBody(base);
   const pairs = rates.pairsFrom(base);
   if (!plain || !pairs) return undefined;
-  let out = '';
-  for (const [code, pair] of pairs) {
-    out += `${out === '' ? '' : ','}"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`;
-  }
-  return { body: `{"code":200,"message":"success","rates":{${out}}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
+  const parts: string[] = [];
+  for (const [code, pair] of pairs) parts.push(`"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`);
+  return { body: `{"code":200,"message":"success","rates":{${parts.join(',')}}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
 }
 
 export interface Conversion {
