@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import type { SourceStatus } from '../src/ingest/health.js';
 import { tempDb } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
@@ -11,17 +12,6 @@ const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
 const TODAY = new Date().toISOString().slice(0, 10);
 const daily = (date: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><Cube><Cube time='${date}'><Cube currency='USD' rate='1.1700'/><Cube currency='JPY' rate='170.10'/></Cube></Cube></gesmes:Envelope>`;
-
-interface Row {
-  source: string;
-  newest_observation: string | null;
-  missed_publications: number | null;
-  last_success: string | null;
-  last_error_at: string | null;
-  last_error: string | null;
-  failing: boolean;
-  [field: string]: unknown;
-}
 
 describe('kurs ingest and kurs sources --json', () => {
   let db: ReturnType<typeof tempDb>;
@@ -46,7 +36,7 @@ describe('kurs ingest and kurs sources --json', () => {
   const sources = async () => {
     const r = await kurs('sources', '--json');
     assert.equal(r.status, 0, r.stderr);
-    return new Map((JSON.parse(r.stdout) as Row[]).map((row) => [row.source, row]));
+    return new Map((JSON.parse(r.stdout) as SourceStatus[]).map((row) => [row.source, row]));
   };
 
   test('a live ingest stores through the URL override and skips a keyless feed with a warning', async () => {

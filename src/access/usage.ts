@@ -92,7 +92,7 @@ export type DaysReader = (accountId: string, fromDay: string, toDay: string) => 
 
 /** An account's plan, balance, expiry and usage today and this calendar month (UTC). */
 export async function usageReport(read: DaysReader, account: Account, plan: Plan, now: Date): Promise<UsageReport> {
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDay(now);
   const month = today.slice(0, 7);
   const rows = await read(account.id, `${month}-01`, today);
   const sum = (list: UsageDay[]) => list.reduce((t, u) => ({ requests: t.requests + u.requests, points: t.points + u.points }), { requests: 0, points: 0 });

@@ -1,7 +1,7 @@
 // Request values beyond what JSON Schema can say: code shapes (D4) and amounts (D5).
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { parseAmount } from '../money/decimal.js';
-import { amountFrom, type Amount } from '../rates/bodies.js';
+import { amountFrom, type Amount } from '../money/fixed.js';
 import { ApiError, type FieldProblem } from './errors.js';
 
 const BANK_SHAPE = /^[A-Za-z0-9]{4}$/;

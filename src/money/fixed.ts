@@ -7,6 +7,7 @@
 const PLAIN = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** 2^52: below it `p - q × d` and `2 × rem` are exact too, not just `p` itself. */
 const SMALL = 2 ** 52;
+const SMALL_BIG = BigInt(SMALL);
 /** 10^e is exact as a double up to 10^22. */
 const POW10 = Array.from({ length: 23 }, (_, e) => 10 ** e);
 
@@ -18,7 +19,7 @@ export class Fixed {
     readonly digits: bigint,
     readonly scale: number,
   ) {
-    this.small = digits < BigInt(SMALL) ? Number(digits) : undefined;
+    this.small = digits < SMALL_BIG ? Number(digits) : undefined;
   }
 
   /** A non-negative decimal as `toString()` of ours writes it: plain, or with an exponent. */
@@ -28,6 +29,16 @@ export class Fixed {
     const frac = m[2] ?? '';
     return new Fixed(BigInt(m[1]! + frac), frac.length - Number(m[3] ?? 0));
   }
+}
+
+/** An amount as an answer shows it (the canonical text of its Decimal) and as digits. */
+export interface Amount {
+  text: string;
+  fixed: Fixed;
+}
+
+export function amountFrom(text: string): Amount {
+  return { text, fixed: Fixed.parse(text) };
 }
 
 /** `a × b` rounded half-even to `places` decimals, as plain text without trailing zeros. */

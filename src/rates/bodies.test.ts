@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import type { BlendedRate } from '../blend/blend.js';
 import { Decimal } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
-import { amountFrom, conversion, keptConversion, KEPT_CONVERSIONS, latestWithAmount, rateBody } from './bodies.js';
+import { amountFrom } from '../money/fixed.js';
+import { conversion, keptConversion, KEPT_CONVERSIONS, latestWithAmount, rateBody } from './bodies.js';
 import { RatesTable } from './table.js';
 
 const rate = (currency: string, perUsd: string, freshUntil = '2026-11-30', bankUpdate = '2026-11-20 15:00:00'): [string, BlendedRate] => [

@@ -4,21 +4,11 @@
 // (docs/performance.md). Every value is a currency code, a decimal or a D7 stamp, so none needs
 // JSON escaping. Validators: the tag of the amount-less answer plus the amount's canonical text.
 import { CONVERTED_PLACES } from '../money/decimal.js';
-import { Fixed, multiply } from '../money/fixed.js';
+import { amountFrom, multiply, type Amount } from '../money/fixed.js';
 import type { Entity } from './entity.js';
 import type { PairRate, RatesTable } from './table.js';
 
-/** An amount as the answer shows it (the canonical text of its Decimal) and as digits. */
-export interface Amount {
-  text: string;
-  fixed: Fixed;
-}
-
-const ONE: Amount = { text: '1', fixed: Fixed.parse('1') };
-
-export function amountFrom(text: string): Amount {
-  return { text, fixed: Fixed.parse(text) };
-}
+const ONE = amountFrom('1');
 
 const strip = (etag: string) => etag.slice(1, -1);
 

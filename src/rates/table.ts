@@ -23,8 +23,6 @@ export interface PairRate {
 
 export class RatesTable {
   private readonly pairs = new Map<string, PairRate>();
-  private readonly latestBodies = new Map<string, Entity>();
-  private readonly fromBase = new Map<string, ReadonlyMap<string, PairRate>>();
   private readonly memo = new Map<string, unknown>();
   readonly codes: readonly string[];
   /** Newest bank_update of all: what `/latest` rests on. */
@@ -74,17 +72,13 @@ export class RatesTable {
 
   /** Every pair from `base`, by target code: one lookup per target for bulk conversions. */
   pairsFrom(base: string): ReadonlyMap<string, PairRate> | undefined {
-    const cached = this.fromBase.get(base);
-    if (cached !== undefined) return cached;
-    if (!this.rates.has(base)) return undefined;
-    const pairs = new Map(this.codes.map((code) => [code, this.pair(base, code)!]));
-    this.fromBase.set(base, pairs);
-    return pairs;
+    return this.derived(`pairs ${base}`, () => (this.rates.has(base) ? new Map(this.codes.map((code) => [code, this.pair(base, code)!])) : undefined));
   }
 
   /** Something built from this table once and kept with it (answer fragments, say): `key` names it. */
   derived<T>(key: string, build: () => T): T {
-    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const kept = this.memo.get(key);
+    if (kept !== undefined || this.memo.has(key)) return kept as T;
     const value = build();
     this.memo.set(key, value);
     return value;
@@ -92,13 +86,12 @@ export class RatesTable {
 
   /** The whole `/latest` body for a base without amount, and its ETag: built once per table and base. */
   latestBody(base: string): Entity | undefined {
-    const cached = this.latestBodies.get(base);
-    if (cached !== undefined) return cached;
-    if (!this.rates.has(base)) return undefined;
-    const rates: Record<string, Num> = {};
-    for (const code of this.codes) rates[code] = new Num(this.pair(base, code)!.text);
-    const body = entity(stringify({ code: 200, message: 'success', rates }));
-    this.latestBodies.set(base, body);
-    return body;
+    return this.derived(`latest ${base}`, () => {
+      const pairs = this.pairsFrom(base);
+      if (!pairs) return undefined;
+      const rates: Record<string, Num> = {};
+      for (const [code, pair] of pairs) rates[code] = new Num(pair.text);
+      return entity(stringify({ code: 200, message: 'success', rates }));
+    });
   }
 }

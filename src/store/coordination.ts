@@ -2,7 +2,7 @@
 // dedicated connection per instance holds a session advisory lock (the ingester) and LISTENs on
 // DATA_CHANNEL. SQLite is one process: it always ingests and polls for data stored by the CLI.
 import pg from 'pg';
-import { DATA_CHANNEL } from './sql-store.js';
+import { DATA_CHANNEL } from './snapshot-sql.js';
 
 export interface CoordinationEvents {
   /** New data may have landed: check and rebuild. Also called after (re)connecting, for what was missed. */

@@ -3,7 +3,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
 import { addDays } from '../blend/freshness.js';
-import { chargeOnServer, sqliteCharger } from './charge-batch.js';
+import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
+import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
@@ -11,12 +12,6 @@ import type { AccountTable, Database, ObservationTable, PlanTable } from './sche
 import type {
   Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
 } from './store.js';
-
-/** PostgreSQL channel a stored snapshot notifies, so other instances rebuild their rates. */
-export const DATA_CHANNEL = 'kurs_data';
-
-/** Rows per INSERT: well under SQLite's bound-parameter limit with 9 columns. */
-const INSERT_CHUNK = 500;
 
 const toPlan = (r: Selectable<PlanTable>): Plan => ({
   id: r.id,
@@ -47,7 +42,7 @@ const toObservation = (r: Selectable<ObservationTable>): ObservationRow => ({
 });
 
 export class SqlStore implements Store {
-  /** The meter's group commit (src/store/charge-batch.ts); on SQLite it needs the raw handle. */
+  /** The meter's group commit (src/store/charge-sql.ts); on SQLite it needs the raw handle. */
   private readonly charger: (items: readonly ChargeRequest[]) => Promise<ChargeResult[]>;
 
   constructor(
@@ -161,18 +156,8 @@ export class SqlStore implements Store {
     };
   }
 
-  async charge(accountId: string, cost: number): Promise<ChargeResult> {
-    // One conditional UPDATE: the balance check and the decrement are a single atomic statement.
-    const r = await this.db
-      .updateTable('accounts')
-      .set((eb) => ({ points: eb('points', '-', cost) }))
-      .where('id', '=', accountId)
-      .where('points', '>=', cost)
-      .returning('points')
-      .executeTakeFirst();
-    if (r) return { ok: true, remaining: Number(r.points) };
-    const left = await this.db.selectFrom('accounts').select('points').where('id', '=', accountId).executeTakeFirst();
-    return { ok: false, remaining: left ? Number(left.points) : 0 };
+  charge(accountId: string, cost: number): Promise<ChargeResult> {
+    return chargeOne(this.db, accountId, cost);
   }
 
   chargeBatch(items: readonly ChargeRequest[]): Promise<ChargeResult[]> {
@@ -183,53 +168,8 @@ export class SqlStore implements Store {
     await sql`select 1`.execute(this.db);
   }
 
-  async storeSnapshot(s: SnapshotInput): Promise<SnapshotResult> {
-    if (s.rows.length === 0) throw new Error(`${s.source}: refusing to store an empty snapshot`);
-    const dates = s.rows.map((r) => r.date).sort();
-    const first = dates[0]!;
-    const last = dates[dates.length - 1]!;
-    return this.db.transaction().execute(async (trx) => {
-      const seen = await trx.selectFrom('snapshots').select('id').where('source', '=', s.source).where('sha256', '=', s.sha256).executeTakeFirst();
-      if (seen) return { status: 'duplicate' } as const;
-      const { id } = await trx
-        .insertInto('snapshots')
-        .values({ source: s.source, name: s.name, sha256: s.sha256, first_date: first, last_date: last, rows: s.rows.length, created_at: s.at })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const existing = new Map<string, string>();
-      const old = await trx
-        .selectFrom('observations')
-        .select(['quote', 'date', 'rate'])
-        .where('source', '=', s.source)
-        .where('date', '>=', first)
-        .where('date', '<=', last)
-        .execute();
-      for (const o of old) existing.set(`${o.quote} ${o.date}`, o.rate);
-
-      const fresh: Selectable<ObservationTable>[] = [];
-      let revised = 0;
-      let unchanged = 0;
-      for (const r of s.rows) {
-        const before = existing.get(`${r.quote} ${r.date}`);
-        if (before === r.rate) {
-          unchanged++;
-          continue;
-        }
-        const row = { source: s.source, quote: r.quote, date: r.date, rate: r.rate, direction: r.direction, unit: r.unit, tbl: r.table, snapshot_id: Number(id), stored_at: s.at };
-        if (before === undefined) {
-          fresh.push(row);
-        } else {
-          revised++;
-          await trx.updateTable('observations').set(row).where('source', '=', s.source).where('quote', '=', r.quote).where('date', '=', r.date).execute();
-        }
-      }
-      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-        await trx.insertInto('observations').values(fresh.slice(i, i + INSERT_CHUNK)).execute();
-      }
-      // Delivered at commit, to every listening instance (and never for a rolled-back snapshot).
-      if (this.dialect === 'postgres') await sql`select pg_notify(${DATA_CHANNEL}, ${String(id)})`.execute(trx);
-      return { status: 'stored', inserted: fresh.length, revised, unchanged } as const;
-    });
+  storeSnapshot(s: SnapshotInput): Promise<SnapshotResult> {
+    return storeSnapshot(this.db, this.dialect, s);
   }
 
   async hasSnapshots(): Promise<boolean> {

@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { toDecimal, type BlendedRate } from '../../blend/blend.js';
+import { utcDay } from '../../blend/freshness.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
 import type { AppDeps } from '../app.js';
@@ -44,7 +45,7 @@ export function provenanceRoutes(app: FastifyInstance, deps: AppDeps): void {
       const rates = deps.market.current.rates;
       const pair = rates.pair(base, target);
       if (!pair) throw new ApiError('no_fresh_rate', `no rate available for ${base}/${target}`);
-      const today = deps.now().toISOString().slice(0, 10);
+      const today = utcDay(deps.now());
       const body = stringify({
         code: 200, message: 'success', base, target, rate: new Num(pair.text), last_update: pair.lastUpdate,
         fresh: rates.isFresh(base, today) && rates.isFresh(target, today),

@@ -6,7 +6,7 @@ import type { DialectName } from './0001-initial.js';
  * and the hot account's row lock is held only while the server runs it, never across network hops
  * or a busy event loop. Rows are locked in id order (no deadlocks between instances); requests are
  * granted in the given order while each balance covers the cost, exactly as if run one by one.
- * SQLite runs the same steps in process (src/store/charge-batch.ts) and needs nothing here.
+ * SQLite runs the same steps in process (src/store/charge-sql.ts) and needs nothing here.
  */
 export function chargeBatchFunction(dialect: DialectName): Migration {
   return {

@@ -1,11 +1,27 @@
-// Group commit for the points meter: one transaction charges a whole batch of requests. It locks the
-// batch's account rows, grants in arrival order while each balance covers the cost (a request is
-// refused only if, at its turn, the balance is below its cost: the same as running them one by one),
-// writes the new balances, and commits; only then does the meter answer the waiting requests.
+// The points charge behind SqlStore's `charge` and `chargeBatch`. `charge` is the naive design, one
+// conditional UPDATE per request (KURS_METER=direct). `chargeBatch` is the group commit: one
+// transaction charges a whole batch of requests. It locks the batch's account rows, grants in arrival
+// order while each balance covers the cost (a request is refused only if, at its turn, the balance is
+// below its cost: the same as running them one by one), writes the new balances, and commits; only
+// then does the meter answer the waiting requests.
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { ChargeRequest, ChargeResult } from './store.js';
+
+/** One conditional UPDATE: the balance check and the decrement are a single atomic statement. */
+export async function chargeOne(db: Kysely<Database>, accountId: string, cost: number): Promise<ChargeResult> {
+  const r = await db
+    .updateTable('accounts')
+    .set((eb) => ({ points: eb('points', '-', cost) }))
+    .where('id', '=', accountId)
+    .where('points', '>=', cost)
+    .returning('points')
+    .executeTakeFirst();
+  if (r) return { ok: true, remaining: Number(r.points) };
+  const left = await db.selectFrom('accounts').select('points').where('id', '=', accountId).executeTakeFirst();
+  return { ok: false, remaining: left ? Number(left.points) : 0 };
+}
 
 /** PostgreSQL: one statement, one round trip (the function of migration 0003), autocommitted. */
 export async function chargeOnServer(db: Kysely<Database>, items: readonly ChargeRequest[]): Promise<ChargeResult[]> {
