@@ -17,7 +17,7 @@ import { fixturesDir, testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
 const FIXTURES = fileURLToPath(fixturesDir);
-const TESTDATA = new URL('../src/sources/testdata/', import.meta.url);
+const TESTDATA = new URL('../src/sources/banks/testdata/', import.meta.url);
 const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
 const NOW = new Date('2026-11-22T12:00:00Z');
 

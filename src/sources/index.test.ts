@@ -4,13 +4,10 @@ import { test } from 'node:test';
 import { Cron } from 'croner';
 import { BANK_ALIASES, SOURCES, sourceByCode } from './index.js';
 
-const HELPERS = new Set(['index', 'types', 'read', 'fetch', 'follow', 'http', 'unzip']);
-
 test('every adapter file is registered, in code order, once', () => {
-  const files = readdirSync(new URL('.', import.meta.url))
+  const files = readdirSync(new URL('./banks/', import.meta.url))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => f.slice(0, -3))
-    .filter((f) => !HELPERS.has(f));
+    .map((f) => f.slice(0, -3));
   assert.deepEqual(SOURCES.map((s) => s.code.toLowerCase()).sort(), files.sort());
   const codes = SOURCES.map((s) => s.code);
   assert.deepEqual(codes, [...codes].sort(), 'not in code order');
