@@ -16,6 +16,8 @@ export interface Config {
   /** KURS_SOURCE_<CODE>_URL / _KEY overrides. */
   sourceUrls: Record<string, string>;
   sourceKeys: Record<string, string>;
+  /** KURS_FEED_MAX_BYTES: the largest feed answer accepted, over every source's own limit. */
+  feedMaxBytes?: number;
   limits: Limits;
   /** Points meter: `batch` (group commit, default) or `direct` (one UPDATE per request). */
   meter: 'batch' | 'direct';
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pointsCost,
     sourceUrls,
     sourceKeys,
+    ...(env.KURS_FEED_MAX_BYTES ? { feedMaxBytes: integer('KURS_FEED_MAX_BYTES', 0, 1024, 2 ** 31) } : {}),
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
     keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),

@@ -114,7 +114,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     onLeader: (leader) => {
       if (!config.ingest) return;
       if (leader && !scheduler) {
-        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log });
+        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log });
         scheduler.start();
         app.log.info('this instance is the ingester');
       } else if (!leader && scheduler) {

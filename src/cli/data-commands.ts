@@ -58,7 +58,7 @@ export function dataCommands(program: Command): void {
           for (const folder of report.unknownFolders) process.stderr.write(`warning: no adapter for folder ${folder}; skipped\n`);
           return report.outcomes;
         }
-        const deps = { store, config, http: createHttpClient(), now: () => new Date() };
+        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date() };
         const results = await Promise.all(SOURCES.filter((s) => !only || only.includes(s.code)).map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {

@@ -2,8 +2,9 @@
 // marked `follow` fetches a step (an index page, a form page with its token) that the source's
 // pure `follow` turns into the next requests; every other answer is a payload for `parse`, and keeps
 // the URL (or the request's name) so that `parse` sees what it was asked for.
-import { HttpError, type HttpClient } from './http.js';
-import type { FeedRequest, FetchWindow, Payload, RequestContext, Source } from './types.js';
+import { hostRules, sameHost, type Resolve } from './hosts.js';
+import { DEFAULT_FEED_MAX_BYTES, HttpError, type HttpClient } from './http.js';
+import type { FeedRequest, FetchWindow, FollowedPage, Payload, RequestContext, Source } from './types.js';
 
 /** Pages followed in a row before the next requests; no feed we know needs more than two. */
 export const MAX_FOLLOW_DEPTH = 3;
@@ -41,15 +42,24 @@ export function nextCookie(sent: string | undefined, setCookie: readonly string[
   return jar.size > 0 ? [...jar].map(([k, v]) => `${k}=${v}`).join('; ') : undefined;
 }
 
-export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache): Promise<Payload[]> {
+/** A request a follow step built from `page`, without the page's cookie when it goes to another host. */
+function cookieToItsHost(request: FeedRequest, page: FollowedPage): FeedRequest {
+  if (!page.cookie || !request.headers || sameHost(page.url, request.url)) return request;
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([k, v]) => !(k.toLowerCase() === 'cookie' && v === page.cookie)));
+  return { ...request, headers };
+}
+
+/** `resolve` answers DNS for the host rules; tests pass their own so that no real resolver is asked. */
+export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache, resolve?: Resolve): Promise<Payload[]> {
   const payloads: Payload[] = [];
+  const limits = { maxBytes: source.maxBytes ?? DEFAULT_FEED_MAX_BYTES, allow: hostRules(source, ctx, resolve) };
   const run = async (requests: FeedRequest[], depth: number): Promise<void> => {
     for (const request of requests) {
       // A step's body is needed every time: a 304 would leave nothing to follow.
       const conditional = cache && !request.follow && (request.method ?? 'GET') === 'GET' ? cache.headersFor(request.url) : {};
       let response;
       try {
-        response = await http({ ...request, headers: { ...request.headers, ...conditional } });
+        response = await http({ ...request, headers: { ...request.headers, ...conditional } }, limits);
       } catch (err) {
         if (request.optional && err instanceof HttpError && err.status === 404) continue;
         throw err;
@@ -60,7 +70,7 @@ export async function fetchSource(source: Source, window: FetchWindow, ctx: Requ
         if (depth >= MAX_FOLLOW_DEPTH) throw new Error(`${source.code}: more than ${MAX_FOLLOW_DEPTH} pages followed in a row at ${name}`);
         const cookie = nextCookie(request.headers?.cookie, response.setCookie);
         const page = { name, url: request.url, body: response.body, ...(cookie ? { cookie } : {}) };
-        await run(source.follow(page, window, ctx), depth + 1);
+        await run(source.follow(page, window, ctx).map((next) => cookieToItsHost(next, page)), depth + 1);
         continue;
       }
       if (response.status === 304) continue;

@@ -87,6 +87,12 @@ export interface Source {
   /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
   baseUrl: string;
   termsUrl: string;
+  /** Hosts besides those of `baseUrl` and `feedUrl` that the bank's pages or redirects really use;
+   *  no other host is fetched (docs/reliability.md#host-rules). */
+  extraHosts?: readonly string[];
+  /** Largest answer accepted, in bytes, where the feed is legitimately larger than the default
+   *  (DEFAULT_FEED_MAX_BYTES); KURS_FEED_MAX_BYTES overrides both. */
+  maxBytes?: number;
   /** Credit line where the source's terms ask for one. */
   attribution?: string;
   /** Whether the live feed needs a (free) API key (KURS_SOURCE_<CODE>_KEY). */

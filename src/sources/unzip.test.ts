@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { zipBomb } from '../../test/support/hostile-feed.js';
 import { unzip } from './unzip.js';
 
 const ECB = new URL('../../../shared/fixtures/sources/ECBF/', import.meta.url);
@@ -67,6 +68,16 @@ test('rejects what it cannot read exactly', () => {
   assert.throws(() => unzip(Buffer.from('<html><body>Not Found</body></html>')), /not a ZIP local file header/);
   assert.throws(() => unzip(zipOf([{ name: 'a.csv', content: 'x', flags: 0x0008 }])), /data descriptor/);
   assert.throws(() => unzip(zipOf([{ name: 'a.csv', content: 'x', flags: 0x0001 }])), /encrypted/);
+});
+
+test('a ZIP bomb stops at the limit, whether its header tells the truth or lies', () => {
+  const size = 32 * 1024 * 1024;
+  assert.throws(() => unzip(zipBomb(size), 1024 * 1024), /rates\.csv: inflates past the limit of 1048576 bytes/);
+  assert.throws(() => unzip(zipBomb(size, 100), 1024 * 1024), /rates\.csv: inflates past the limit of 1048576 bytes/);
+  // Members count together: two that each fit do not, in one archive, pass the limit.
+  const half = zipOf([{ name: 'a.csv', content: 'x'.repeat(600) }, { name: 'b.csv', content: 'y'.repeat(600) }]);
+  assert.throws(() => unzip(half, 1000), /b\.csv: inflates past the limit of 1000 bytes/);
+  assert.equal(unzip(half, 1200).length, 2);
 });
 
 test('the ECB history archive holds exactly the recorded history CSV', { skip }, () => {
