@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { ingestLive } from '../src/ingest/live.js';
 import { createHttpClient, MAX_REDIRECTS } from '../src/sources/http.js';
 import { sourceByCode } from '../src/sources/index.js';
@@ -84,4 +85,10 @@ describe('bounded feed answers', () => {
     assert.equal(await t.store.dataVersion(), version);
     assert.deepEqual(await served(), { JPY: 187.1, USD: 1.17 });
   });
+});
+
+test('KURS_FEED_MAX_BYTES is read as a whole number of bytes, at least 1024; unset, each source keeps its own', () => {
+  assert.equal(loadConfig({ KURS_FEED_MAX_BYTES: '2048' }).feedMaxBytes, 2048);
+  assert.equal(loadConfig({}).feedMaxBytes, undefined);
+  assert.throws(() => loadConfig({ KURS_FEED_MAX_BYTES: '10' }), (err: unknown) => err instanceof ConfigError && /KURS_FEED_MAX_BYTES must be a whole number from 1024/.test(err.message));
 });
