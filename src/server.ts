@@ -11,6 +11,7 @@ import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
 import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
+import { RebuildQueue } from './rates/rebuild-queue.js';
 import { openRuntime } from './runtime.js';
 import { SOURCES } from './sources/index.js';
 import { PgCoordination, PollingCoordination, type Coordination } from './store/coordination.js';
@@ -20,7 +21,6 @@ export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
 const DATA_POLL_MS = 2_000;
 /** PostgreSQL: how often a follower tries for the ingester lock (takeover well within a minute). */
 const LEADER_TICK_MS = 5_000;
-const DAY_MS = 86_400_000;
 /** The month-boundary timer re-arms at least this often (setTimeout cannot wait a whole month). */
 const REFILL_RECHECK_MS = 6 * 3_600_000;
 export const BOOTSTRAP_POINTS = 1_000;
@@ -36,8 +36,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   }
   const meter = createMeter(config.meter, store);
   const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs } });
-  let version = await store.dataVersion();
-  await market.rebuild(now());
+  // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
+  // must follow new data (history, say) join `rebuilds.onData`.
+  const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
+  await rebuilds.boot();
 
   let bootstrapKey: string | undefined;
   if (config.bootstrapKey && !(await store.hasAccounts())) {
@@ -62,43 +64,6 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   }
   out(`listening on ${url.origin}`);
 
-  // Notifications come in bursts (one per stored payload): at most one rebuild runs, and one more
-  // follows if data landed meanwhile.
-  let rebuilding: Promise<void> | undefined;
-  let again = false;
-  const rebuildIfNew = async () => {
-    const v = await store.dataVersion();
-    if (v === version) return;
-    version = v;
-    await market.rebuild(now());
-    app.log.info({ dataVersion: v }, 'rates rebuilt');
-  };
-  const refresh = (): Promise<void> => {
-    if (rebuilding) {
-      again = true;
-      return rebuilding;
-    }
-    rebuilding = rebuildIfNew().finally(() => {
-      rebuilding = undefined;
-      if (again) {
-        again = false;
-        void refresh().catch((err) => app.log.error({ err }, 'could not check for new data'));
-      }
-    });
-    return rebuilding;
-  };
-  // At each UTC day boundary the blend is rebuilt for the new reference day, even without new data.
-  let midnight: NodeJS.Timeout;
-  const atMidnight = () => {
-    const now = Date.now();
-    midnight = setTimeout(() => {
-      market.rebuild(new Date()).catch((err) => app.log.error({ err }, 'day-boundary rebuild failed'));
-      atMidnight();
-    }, DAY_MS - (now % DAY_MS) + 1_000);
-    midnight.unref();
-  };
-  atMidnight();
-
   let monthly: NodeJS.Timeout;
   const atMonthStart = () => {
     monthly = setTimeout(() => void refill().then(atMonthStart), Math.min(msToNextMonth(now()) + 1_000, REFILL_RECHECK_MS));
@@ -110,11 +75,12 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const coordination: Coordination =
     store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
   coordination.start({
-    onData: () => void refresh().catch((err) => app.log.error({ err }, 'could not check for new data')),
+    // Notifications come in bursts (one per stored payload): the queue serves a burst with one rebuild.
+    onData: () => void rebuilds.refresh(),
     onLeader: (leader) => {
       if (!config.ingest) return;
       if (leader && !scheduler) {
-        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log });
+        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
         scheduler.start();
         app.log.info('this instance is the ingester');
       } else if (!leader && scheduler) {
@@ -127,7 +93,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   });
 
   return async () => {
-    clearTimeout(midnight);
+    rebuilds.stop();
     clearTimeout(monthly);
     await app.close();
     const running = scheduler;

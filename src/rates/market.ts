@@ -19,6 +19,8 @@ export interface MarketSnapshot {
 
 export class Market {
   current: MarketSnapshot = { rates: RatesTable.empty(), banks: new Map(), builtAt: new Date(0) };
+  /** The data version the current tables were built from, when the caller said (RebuildQueue does). */
+  private version = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -26,7 +28,9 @@ export class Market {
     readonly graceDays: number,
   ) {}
 
-  async rebuild(now: Date): Promise<MarketSnapshot> {
+  /** Builds the tables as of `now` from the store. Given the store's `version` read before the build,
+   *  a build from older data, or from the same data for an earlier moment, never replaces a newer one. */
+  async rebuild(now: Date, version?: number): Promise<MarketSnapshot> {
     // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
     const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
     const rows = (await this.store.recentObservations(LOOKBACK_DAYS)).filter((r) => r.date <= latest);
@@ -39,6 +43,8 @@ export class Market {
       const own = rows.filter((r) => r.source === source.code);
       banks.set(source.code, new BankTable(source, currentRows(source, own)));
     }
+    if (version !== undefined && (version < this.version || (version === this.version && now < this.current.builtAt))) return this.current;
+    if (version !== undefined) this.version = version;
     this.current = { rates, banks, builtAt: now };
     return this.current;
   }
