@@ -1,4 +1,4 @@
-// The points meter (DESIGN "Access"): one interface, so routes never change when the design does.
+// The points meter (docs/decisions.md#d2-order-of-checks): one interface, so routes never change when the design does.
 // BatchMeter is the default: a per-instance group commit (docs/scaling.md). DirectMeter is the
 // naive one conditional UPDATE per request, kept for comparison (KURS_METER=direct).
 import type { ChargeRequest, ChargeResult, Store } from '../store/store.js';

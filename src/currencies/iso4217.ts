@@ -1,5 +1,5 @@
 /**
- * ISO 4217 currency reference data (DESIGN.md D4, interface.md §2.2).
+ * ISO 4217 currency reference data (docs/decisions.md#d4-codes, docs/api.md#records).
  *
  * ACTIVE_CURRENCIES is ISO 4217 "list one" as it stands in 2026, minus the fund codes (BOV, CLF, COU,
  * MXV, USN, UYI, UYW, CHE, CHW), the supranational accounting units (XSU, XUA, XBA–XBD), the

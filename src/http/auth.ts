@@ -79,7 +79,7 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   }, done);
 }
 
-/** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
+/** An unreachable database is a 503, never a free answer and never a 500 (docs/scaling.md). */
 function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
   return work.catch((err: unknown) => {
     request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');

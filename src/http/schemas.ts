@@ -1,4 +1,4 @@
-// Response shapes for the OpenAPI document (spec section 2, DESIGN D1–D13). Documentation only:
+// Response shapes for the OpenAPI document (docs/api.md, docs/decisions.md). Documentation only:
 // rate bodies are pre-serialized and sent as strings, so these never serialize a response; a test
 // checks every response the suite produces against them.
 import { Type, type TSchema } from '@sinclair/typebox';

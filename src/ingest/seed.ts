@@ -1,5 +1,5 @@
 // The bundled seed: recent figures of every source, derived by our own parsers from the recorded
-// payloads in ../shared (which a fresh clone lacks), so that the first start serves real rates.
+// payloads (which a fresh clone lacks), so that the first start serves real rates.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addDays } from '../blend/freshness.js';

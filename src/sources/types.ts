@@ -100,7 +100,7 @@ export interface Source {
   /** Last day the source published, for historical-only publishers (Bundesbank DEM…): listed and
    *  served as bank rates, never blended into current rates, never polled. */
   discontinued?: string;
-  /** Provenance grade of the recorded payloads the adapter was built on (SOURCES-2.md): A complete
+  /** Provenance grade of the recorded payloads the adapter was built on: A complete
    *  recording, B trimmed upstream, C hand-assembled upstream, F a library's fixture. */
   grade?: 'A' | 'B' | 'C' | 'F';
   /** True when this payload name is something this adapter reads (skips READMEs, unrelated files). */

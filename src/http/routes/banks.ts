@@ -1,4 +1,4 @@
-// Bank rates, the bank list and the currency list (spec 4.5–4.7).
+// Bank rates, the bank list and the currency list (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { currencyInfo } from '../../currencies/iso4217.js';

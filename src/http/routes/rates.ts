@@ -1,4 +1,4 @@
-// The blended-rate endpoints: latest, pair conversion and bulk conversion (spec 4.2–4.4).
+// The blended-rate endpoints: latest, pair conversion and bulk conversion (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../blend/freshness.js';
