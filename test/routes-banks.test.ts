@@ -2,34 +2,35 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
 import { SOURCES } from '../src/sources/index.js';
-import { seed, testApp, type TestApp } from './helpers.js';
+import { testApp, type TestApp } from './helpers.js';
+import { NEWEST_PUBLICATION, NEWEST_PUBLICATION_HTTP, datasetApp, datasetRows } from './support/dataset.js';
 
-describe('bank, banks and currencies endpoints', () => {
+describe('bank, banks and currencies endpoints, on the written test dataset', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp();
+    t = await datasetApp();
     ({ key } = await t.key({ plan: 'professional', points: 10_000 }));
   });
   after(() => t.close());
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: key } });
-  const ecbOn = (date: string) => new Map(seed().sources.find((s) => s.source === 'ECBF')!.rows.filter((r) => r[0] === date).map((r) => [r[1], r[2]]));
+  const ecbOn = (date: string) => new Map(datasetRows('ECBF').filter((r) => r[0] === date).map((r) => [r[1], r[2]]));
 
   test('bank: a simple map of the base per 1 unit of each currency, with meta', async () => {
     const res = await get('/v1/bank/ecbf');
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.deepEqual(Object.keys(body), ['code', 'message', 'meta', 'rates']);
-    assert.deepEqual(body.meta, { country_code: 'EU', bank_name: 'European Central Bank', base_currency: 'EUR', last_update: '2026-04-13 15:00:00' });
-    const published = ecbOn('2026-04-13');
+    assert.deepEqual(body.meta, { country_code: 'EU', bank_name: 'European Central Bank', base_currency: 'EUR', last_update: NEWEST_PUBLICATION });
+    const published = ecbOn('2026-06-09');
     assert.deepEqual(Object.keys(body.rates).sort(), [...published.keys()].sort());
     // The ECB publishes USD per EUR; the default direction is EUR per USD, computed to 8 digits.
     assert.equal(String(body.rates.USD), new Decimal(1).div(published.get('USD')!).toSignificantDigits(8).toString());
-    assert.equal(res.headers['last-modified'], 'Mon, 13 Apr 2026 15:00:00 GMT');
+    assert.equal(res.headers['last-modified'], NEWEST_PUBLICATION_HTTP);
   });
 
   test('bank: reciprocal=true gives the direction the ECB published, with its own digits', async () => {
-    const published = ecbOn('2026-04-13');
+    const published = ecbOn('2026-06-09');
     for (const flag of ['true', '1']) {
       const body = (await get(`/v1/bank/ECBF?reciprocal=${flag}`)).json();
       for (const [code, text] of published) assert.equal(String(body.rates[code]), new Decimal(text).toString(), code);
@@ -44,7 +45,7 @@ describe('bank, banks and currencies endpoints', () => {
     const jpy = body.rates.find((r: { currency: string }) => r.currency === 'JPY');
     assert.deepEqual(Object.keys(jpy), ['currency', 'rate', 'last_update', 'bank_update']);
     // CNB publishes CZK per 100 JPY; the row is per 1 JPY, divided in decimal.
-    const cnbJpy = seed().sources.find((s) => s.source === 'CNBA')!.rows.filter((r) => r[1] === 'JPY').at(-1)!;
+    const cnbJpy = datasetRows('CNBA').filter((r) => r[1] === 'JPY').at(-1)!;
     assert.equal(cnbJpy[3], 100);
     assert.equal(String(jpy.rate), new Decimal(cnbJpy[2]).div(100).toString());
     assert.equal(jpy.bank_update, `${cnbJpy[0]} 13:30:00`);
@@ -54,8 +55,8 @@ describe('bank, banks and currencies endpoints', () => {
   test('bank: NBP rows carry different dates for tables A and B', async () => {
     const rows = (await get('/v1/bank/NBPL?format=full')).json().rates as { currency: string; bank_update: string }[];
     const dateOf = (c: string) => rows.find((r) => r.currency === c)!.bank_update.slice(0, 10);
-    assert.equal(dateOf('USD'), '2026-03-05');
-    assert.equal(dateOf('AFN'), '2026-03-04');
+    assert.equal(dateOf('USD'), '2026-06-09');
+    assert.equal(dateOf('AFN'), '2026-05-20');
   });
 
   test('bank: bad format or reciprocal is 422, an unknown bank 404, a malformed code 422', async () => {
@@ -86,7 +87,6 @@ describe('bank, banks and currencies endpoints', () => {
     assert.deepEqual(body.currencies.map((c: { currency: string }) => c.currency), Object.keys(latest.rates).sort());
     const byCode = new Map(body.currencies.map((c: { currency: string }) => [c.currency, c]));
     assert.deepEqual(byCode.get('EUR'), { country_code: 'EU', country_name: 'Euro area', currency: 'EUR' });
-    assert.deepEqual(byCode.get('XDR'), { country_code: 'ZZ', country_name: 'International Monetary Fund', currency: 'XDR' });
     assert.deepEqual(byCode.get('JPY'), { country_code: 'JP', country_name: 'Japan', currency: 'JPY' });
     for (const c of body.currencies) assert.match(c.country_code, /^[A-Z]{2}$/);
   });
@@ -103,5 +103,18 @@ describe('bank, banks and currencies endpoints', () => {
     const getConvert = await get('/v1/rates/convert');
     assert.equal(getConvert.statusCode, 405);
     assert.equal(getConvert.headers.allow, 'POST');
+  });
+});
+
+describe('the currency list on the bundled seed (this follows a seed refresh)', () => {
+  test('XDR, quoted by the IMF in the seed, is listed under the IMF (D4)', async () => {
+    const t = await testApp();
+    try {
+      const { key } = await t.key({ plan: 'professional', points: 10 });
+      const body = (await t.app.inject({ method: 'GET', url: '/v1/currencies', headers: { authorization: key } })).json();
+      assert.deepEqual(body.currencies.find((c: { currency: string }) => c.currency === 'XDR'), { country_code: 'ZZ', country_name: 'International Monetary Fund', currency: 'XDR' });
+    } finally {
+      await t.close();
+    }
   });
 });

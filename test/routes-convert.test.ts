@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
-import { testApp, type TestApp } from './helpers.js';
+import type { TestApp } from './helpers.js';
+import { NEWEST_PUBLICATION, datasetApp } from './support/dataset.js';
 
-describe('POST /v1/rates/convert', () => {
+describe('POST /v1/rates/convert, on the written test dataset', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp();
+    t = await datasetApp();
     ({ key } = await t.key({ plan: 'business', points: 10_000 }));
   });
   after(() => t.close());
@@ -31,7 +32,7 @@ describe('POST /v1/rates/convert', () => {
     for (const v of Object.values(body.rates as Record<string, { rate: number; converted: number; last_update: string }>)) {
       assert.deepEqual(Object.keys(v), ['rate', 'converted', 'last_update']);
       assert.equal(String(v.converted), new Decimal('1234.56').times(String(v.rate)).toDecimalPlaces(6).toString());
-      assert.equal(v.last_update, '2026-04-13 15:00:00');
+      assert.equal(v.last_update, NEWEST_PUBLICATION);
     }
     const pair = await t.app.inject({ method: 'GET', url: '/v1/rate/EUR/USD', headers: { authorization: key } });
     assert.equal(body.rates.USD.rate, pair.json().rate);

@@ -1,35 +1,36 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
-import { seed, testApp, type TestApp } from './helpers.js';
+import { SEED_TODAY, testApp, type TestApp } from './helpers.js';
+import { DATASET_CURRENCIES, NEWEST_PUBLICATION, NEWEST_PUBLICATION_HTTP, datasetApp, datasetRows } from './support/dataset.js';
 
 /** At most 8 significant digits and nothing that looks like float noise (D6). */
 const EIGHT_DIGITS = /^\d+(\.\d+)?$/;
 const sigDigits = (n: number) => new Decimal(String(n)).sd();
 
-describe('rates endpoints', () => {
+describe('rates endpoints, on the written test dataset', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp();
+    t = await datasetApp();
     ({ key } = await t.key({ plan: 'business', points: 10_000 }));
   });
   after(() => t.close());
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: key } });
 
-  test('latest: every quoted currency, the base at 1, 8 significant digits, Last-Modified', async () => {
+  test('latest: every quoted currency, the base at 1, 8 significant digits, Last-Modified of the newest publication', async () => {
     const res = await get('/v1/USD/latest');
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.deepEqual(Object.keys(body), ['code', 'message', 'rates']);
     assert.equal(body.message, 'success');
     assert.equal(body.rates.USD, 1);
-    assert.ok(Object.keys(body.rates).length > 100, `only ${Object.keys(body.rates).length} currencies`);
+    assert.deepEqual(DATASET_CURRENCIES.filter((c) => !(c in body.rates)), []);
     for (const [code, rate] of Object.entries(body.rates as Record<string, number>)) {
       assert.match(code, /^[A-Z]{3}$/);
       assert.ok(rate > 0 && sigDigits(rate) <= 8, `${code} ${rate}`);
     }
-    assert.equal(res.headers['last-modified'], 'Mon, 13 Apr 2026 15:00:00 GMT');
+    assert.equal(res.headers['last-modified'], NEWEST_PUBLICATION_HTTP);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   });
 
@@ -95,12 +96,12 @@ describe('rates endpoints', () => {
     assert.equal(body.amount, 1234.56);
     assert.equal(String(body.converted), new Decimal('1234.56').times(String(body.rate)).toDecimalPlaces(6).toString());
     assert.match(body.last_update, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    // EUR's freshest contributor is the ECB of 2026-04-13.
-    assert.equal(body.last_update, '2026-04-13 15:00:00');
+    // EUR's freshest contributor is the ECB of 9 June.
+    assert.equal(body.last_update, NEWEST_PUBLICATION);
   });
 
   test('pair: the ECB-published EUR/USD is matched within 0.5%', async () => {
-    const ecbUsd = seed().sources.find((s) => s.source === 'ECBF')!.rows.filter((r) => r[1] === 'USD').at(-1)!;
+    const ecbUsd = datasetRows('ECBF').filter((r) => r[1] === 'USD').at(-1)!;
     const rate = (await get('/v1/rate/EUR/USD')).json().rate;
     assert.ok(Math.abs(rate / Number(ecbUsd[2]) - 1) < 0.005, `${rate} vs ECB ${ecbUsd[2]}`);
   });
@@ -115,7 +116,7 @@ describe('rates endpoints', () => {
   });
 
   test('pair: a known currency without a fresh rate is 404 no_fresh_rate', async () => {
-    // AFN comes only from NBP table B of 2026-03-04: weeks old on the test day.
+    // AFN comes only from NBP table B of 20 May: weeks old on the test day.
     const res = await get('/v1/rate/EUR/AFN');
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().error, 'no_fresh_rate');
@@ -128,5 +129,21 @@ describe('rates endpoints', () => {
     const res = await get('/v1/rate/EUR/US');
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().details[0].field, 'target_currency');
+  });
+});
+
+describe('rates endpoints on the bundled seed (these follow a seed refresh)', () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await testApp();
+    ({ key } = await t.key({ plan: 'business', points: 100 }));
+  });
+  after(() => t.close());
+
+  test('the seed quotes more than 100 currencies, the newest publication on the day before SEED_TODAY', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/USD/latest', headers: { authorization: key } });
+    assert.ok(Object.keys(res.json().rates).length > 100, `only ${Object.keys(res.json().rates).length} currencies`);
+    assert.equal(new Date(String(res.headers['last-modified'])).toISOString().slice(0, 10), new Date(SEED_TODAY.getTime() - 86_400_000).toISOString().slice(0, 10));
   });
 });

@@ -3,17 +3,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { duration, escapeHtml } from '../src/http/status-page.js';
-import { testApp, type TestApp } from './helpers.js';
+import type { TestApp } from './helpers.js';
+import { datasetApp } from './support/dataset.js';
 
-describe('/status', () => {
+describe('/status, on the written test dataset', () => {
   let t: TestApp;
   before(async () => {
-    t = await testApp();
+    t = await datasetApp();
   });
   after(() => t.close());
 
   test('answers HTML without a key: a row per source, coverage, and no key or feed URL', async () => {
-    await t.store.recordFetch({ source: 'NBPL', at: '2026-04-14T11:30:00.000Z', error: 'timed out after 20000 ms fetching https://api.nbp.pl/x?apikey=topsecret' });
+    await t.store.recordFetch({ source: 'NBPL', at: '2026-06-10T11:30:00.000Z', error: 'timed out after 20000 ms fetching https://api.nbp.pl/x?apikey=topsecret' });
     const res = await t.app.inject('/status');
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
@@ -23,8 +24,8 @@ describe('/status', () => {
     assert.equal(nbpl[1], 'failing');
     assert.match(nbpl[0], /timed out after 20000 ms fetching https:\/\/api\.nbp\.pl\/x\?apikey=\*\*\*/);
     assert.ok(!res.body.includes('topsecret'));
-    assert.match(res.body, /<tr class="ok" id="src-ECBF">.*<td>2026-04-13<\/td><td class="num">0<\/td>/);
-    const today = '2026-04-14';
+    assert.match(res.body, /<tr class="ok" id="src-ECBF">.*<td>2026-06-09<\/td><td class="num">0<\/td>/);
+    const today = '2026-06-10';
     const fresh = t.market.current.rates.codes.filter((c) => t.market.current.rates.isFresh(c, today)).length;
     assert.match(res.body, new RegExp(`id="coverage"><b>${fresh} / ${t.market.current.rates.size}</b>`));
     assert.ok(!res.body.includes('<script'), 'the page needs no JavaScript');
@@ -42,7 +43,7 @@ describe('/status', () => {
 
   test('is rendered at most every few seconds, not per request', async () => {
     const before = (await t.app.inject('/status')).body;
-    await t.store.recordFetch({ source: 'CNBA', at: '2026-04-14T11:45:00.000Z', error: 'HTTP 500 from https://www.cnb.cz/' });
+    await t.store.recordFetch({ source: 'CNBA', at: '2026-06-10T11:45:00.000Z', error: 'HTTP 500 from https://www.cnb.cz/' });
     assert.equal((await t.app.inject('/status')).body, before, 'the clock has not moved: the same page');
   });
 
