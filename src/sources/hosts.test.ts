@@ -2,6 +2,8 @@
 // hosts or to the operator's override; internal addresses only when the override names them; a
 // page's cookie only back to the host that set it. No test here asks a real DNS server.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startFeedServer, type FeedServer } from '../../test/support/feed-server.js';
 import { fetchSource } from './fetch.js';
@@ -130,4 +132,27 @@ describe('cookies and limits per source', () => {
     assert.deepEqual(sent.map((s) => s.limits?.maxBytes), [12_345, 12_345, 12_345]);
     assert.equal(await sent[0]!.limits!.allow!(new URL('https://files.bank-cdn.example/x')), undefined, 'an extra host is the bank\'s own');
   });
+});
+
+test('a redirect to another host drops the cookie and credentials; a 307 keeps a POST, a 303 turns it into a GET', async () => {
+  // 127.0.0.2 is loopback too on Linux, but another host name than 127.0.0.1.
+  const seen: { method: string; cookie?: string; authorization?: string }[] = [];
+  const other = createServer((req, res) => {
+    seen.push({ method: req.method!, ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}), ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    res.end('moved here');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+  const elsewhere = `http://127.0.0.2:${(other.address() as AddressInfo).port}/data`;
+  const bank = await startFeedServer((path) => ({ status: path === '/form' ? 303 : path === '/same' ? 307 : 302, body: '', headers: { location: path === '/same' ? '/form' : elsewhere } }));
+  try {
+    const headers = { cookie: 'session=s3cr3t', authorization: 'Basic abc' };
+    assert.equal((await http({ url: `${bank.url}/away`, headers })).body.toString(), 'moved here');
+    assert.equal((await http({ url: `${bank.url}/same`, method: 'POST', body: 'a=1', headers })).body.toString(), 'moved here');
+    assert.deepEqual(seen, [{ method: 'GET' }, { method: 'GET' }]);
+    // On the same host the cookie went along, and the POST stayed a POST through the 307.
+    assert.deepEqual(bank.requests.map((r) => [r.method, r.url, r.headers.cookie]), [['GET', '/away', 'session=s3cr3t'], ['POST', '/same', 'session=s3cr3t'], ['POST', '/form', 'session=s3cr3t']]);
+  } finally {
+    await bank.close();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
 });
