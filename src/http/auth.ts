@@ -2,17 +2,17 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
-import type { Meter } from '../access/meter.js';
+import { failClosed } from '../access/charge.js';
 import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
-import type { KeyCache } from './key-cache.js';
+import type { KeyCache } from '../access/key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: KeyLookup;
-    /** What this request cost (0 unless charged) and the balance after it. */
+    /** What the meter answered for this request: its cost (0 unless charged) and the balance after it. */
     points?: { cost: number; remaining: number };
   }
   interface FastifyContextConfig {
@@ -77,26 +77,4 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
     }
     done();
   }, done);
-}
-
-/** An unreachable database is a 503, never a free answer and never a 500 (DESIGN "Scale-out"). */
-function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
-  return work.catch((err: unknown) => {
-    request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');
-    throw new ApiError('unavailable', 'the service cannot reach its database; try again shortly', undefined, { 'retry-after': '1' });
-  });
-}
-
-/** D2: charge after the response is built, before it is sent; a short balance turns it into a 402.
- *  Plain promise chains rather than `async`: this is on every charged request. */
-export function charge(meter: Meter, request: FastifyRequest, cost: number): Promise<void> {
-  const auth = request.auth!;
-  if (cost === 0) {
-    request.points = { cost: 0, remaining: auth.account.points };
-    return Promise.resolve();
-  }
-  return failClosed(request, meter.charge(auth.account.id, cost)).then((result) => {
-    request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
-    if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
-  });
 }

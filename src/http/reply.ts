@@ -1,9 +1,10 @@
 // Sending a charged JSON body: the charge happens here, after the body exists and before a byte
 // leaves (D2), and every response to a valid key reports its cost and balance (D11).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Balances } from '../access/balances.js';
+import { charge } from '../access/charge.js';
 import type { Meter } from '../access/meter.js';
 import { entityTag, type Entity } from '../rates/entity.js';
-import { charge } from './auth.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
@@ -47,13 +48,17 @@ export async function sendCharged(meter: Meter, request: FastifyRequest, reply: 
   return reply.type(JSON_TYPE).send(typeof body === 'string' ? body : body.body);
 }
 
-export function installPointsHeaders(app: FastifyInstance): void {
+/** Every answer to a valid key reports its cost and the balance: the meter's answer when it was
+ *  charged (remembered as the newest balance), else the newest balance known (balances.ts). */
+export function installPointsHeaders(app: FastifyInstance, balances: Balances): void {
   // Callback style: it runs on every response, and an async hook costs a promise each time.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.auth) {
-      const points = request.points ?? { cost: 0, remaining: request.auth.account.points };
-      reply.header('x-points-cost', String(points.cost));
-      reply.header('x-points-remaining', String(points.remaining));
+    const auth = request.auth;
+    if (auth) {
+      const points = request.points;
+      if (points) balances.saw(auth.account.id, points.remaining);
+      reply.header('x-points-cost', points ? String(points.cost) : '0');
+      reply.header('x-points-remaining', String(points ? points.remaining : balances.of(auth)));
       if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
     }
     done(null, payload);
