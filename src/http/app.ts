@@ -16,7 +16,7 @@ import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
-import { batchedStdout, redactedUrl, RequestLog } from './request-log.js';
+import { BatchedLines, redactedUrl, RequestLog } from './request-log.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { healthRoutes } from './routes/health.js';
@@ -71,7 +71,7 @@ const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed 
 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
-  const logStream = deps.logStream ?? batchedStdout();
+  const logStream = deps.logStream ?? new BatchedLines();
   const app = Fastify({
     ...serverLimits(limits),
     logger: {
