@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
 import { failClosed } from '../access/charge.js';
-import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
+import { rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
@@ -69,12 +69,17 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   }
   const perMinute = found.plan.requestsPerMinute;
   if (perMinute === null) return done();
-  failClosed(request, limiter.check(found.account.id, perMinute, at.getTime())).then((limit) => {
-    const headers = rateLimitHeaders(limit);
-    reply.headers(headers);
-    if (!limit.ok) {
-      return done(new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
-    }
-    done();
-  }, done);
+  // One instance counts in memory and decides at once; the shared limiter asks the database.
+  const decided = limiter.check(found.account.id, perMinute, at.getTime());
+  if (decided instanceof Promise) failClosed(request, decided).then((limit) => limited(reply, limit, done), done);
+  else limited(reply, decided, done);
+}
+
+function limited(reply: FastifyReply, limit: LimitDecision, done: Done): void {
+  const headers = rateLimitHeaders(limit);
+  reply.headers(headers);
+  if (!limit.ok) {
+    return done(new ApiError('rate_limited', `request limit of ${limit.limit} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
+  }
+  done();
 }

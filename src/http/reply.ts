@@ -30,22 +30,23 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-export async function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Entity, lastUpdate?: string): Promise<FastifyReply> {
+/** Resolves like the route's own `return reply`: once the response has been handed over (a reply is
+ *  thenable, and an onSend hook may still be at work when send() returns). */
+export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Entity, lastUpdate?: string): Promise<unknown> {
   // Cached bodies carry their tag; a body built for this request is hashed now. POST answers get none.
   const etag = request.method !== 'GET' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
-  // Validators go on the 2xx or 304 only: an error from the charge below must not carry them.
-  const validators = () => {
-    if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
-    if (etag) reply.header('etag', etag).header('cache-control', REVALIDATE);
-  };
   // Not a 2xx, so not charged (D2/D11); the points headers still go out with it.
   if (etag && noneMatch(request.headers['if-none-match'], etag)) {
-    validators();
-    return reply.code(304).send();
+    return Promise.resolve(validators(reply, etag, lastUpdate).code(304).send());
   }
-  await charge(meter, request, cost);
-  validators();
-  return reply.type(JSON_TYPE).send(typeof body === 'string' ? body : body.body);
+  // Validators go on the 2xx or 304 only: an error from the charge must not carry them.
+  return charge(meter, request, cost).then(() => validators(reply, etag, lastUpdate).type(JSON_TYPE).send(typeof body === 'string' ? body : body.body));
+}
+
+function validators(reply: FastifyReply, etag: string | undefined, lastUpdate: string | undefined): FastifyReply {
+  if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
+  if (etag) reply.header('etag', etag).header('cache-control', REVALIDATE);
+  return reply;
 }
 
 /** Every answer to a valid key reports its cost and the balance: the meter's answer when it was

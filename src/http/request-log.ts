@@ -12,7 +12,7 @@ export const LOG_BATCH_LINES = 64;
 export const LOG_FLUSH_MS = 1_000;
 
 /** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
-export const redactedUrl = (url: string) => url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
+export const redactedUrl = (url: string) => (url.includes('?') ? url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]') : url);
 
 /** A pino destination that joins lines and writes them in one call (stdout on Linux writes files
  *  and pipes synchronously, so what is handed over is out of the process). */
