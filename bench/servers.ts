@@ -15,6 +15,8 @@ export interface Running {
   url: string;
   /** The file its stdout goes to. */
   out: string;
+  /** Its stdout so far, line by line (read from that file). */
+  readonly lines: string[];
 }
 
 /**
@@ -29,7 +31,14 @@ function waitForListening(child: ChildProcess, out: string, pattern = /^listenin
       if (m) {
         clearInterval(poll);
         child.off('exit', exited);
-        resolve({ child, url: m[1]!, out });
+        resolve({
+          child,
+          url: m[1]!,
+          out,
+          get lines() {
+            return readFileSync(out, 'utf8').split('\n');
+          },
+        });
       }
     }, 20);
     const exited = (code: number | null) => {
