@@ -78,13 +78,16 @@ export function printTable(rows: Row[]): void {
  * generator process and then by two (same connections in all). If one generator were the limit, two
  * would get more through; the busiest generator's CPU is shown too (100% = one core, saturated).
  */
-export function saturation(one: Result, two: Result): { text: string; ok: boolean } {
+export function saturation(one: Result, two: Result, cpus: number): { text: string; ok: boolean } {
   const rise = two.rps / one.rps - 1;
   const ok = rise < 0.1;
+  // With more runnable work than cores, two processes simply get a larger share of them than one.
+  const busy = loadavg()[0]! > cpus ? ` (The machine's load average ${loadavg()[0]!.toFixed(1)} exceeds its ${cpus} cores: this check, and every figure, is unreliable.)` : '';
   const text =
     `Generator check: bare baseline ${one.rps.toFixed(0)} req/s with 1 generator (its CPU ${Math.round(one.genCpu * 100)}% of a core), ` +
     `${two.rps.toFixed(0)} req/s with 2 (${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(0)}%, busiest ${Math.round(two.genCpu * 100)}%): ` +
-    (ok ? 'a second generator does not raise it, so the generator is not the bottleneck.' : 'GENERATOR-BOUND: a second generator raises it; the higher figure is the baseline.');
+    (ok ? 'a second generator does not raise it, so the generator is not the bottleneck.' : 'GENERATOR-BOUND: a second generator raises it; the higher figure is the baseline.') +
+    busy;
   return { text, ok };
 }
 

@@ -131,7 +131,7 @@ try {
     if (!first) return one;
     first = false;
     const two = await load([bare], req, keys, 2);
-    const check = saturation(one.r, two.r);
+    const check = saturation(one.r, two.r, availableParallelism());
     generatorCheck = check.text;
     rows.push({ name: 'bare node:http, 1 generator', r: one.r, cpu: one.cpu, target: '' }, { name: 'bare node:http, 2 generators', r: two.r, cpu: two.cpu, target: '' });
     return check.ok || one.r.rps >= two.r.rps ? one : two;
