@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKey } from '../src/access/accounts.js';
 import { openSqlite } from '../src/store/open.js';
-import { convertRequest, KURS_ENV, loadOne, startKurs, type Request } from './servers.js';
+import { convertRequest, KURS_ENV, loadOne, startKurs, stop, type Request } from './servers.js';
 
 const scenario = process.argv[2] ?? 'latest';
 const seconds = Number(process.argv[3] ?? 8);
@@ -29,7 +29,7 @@ const requests: Record<string, Request> = {
 const req = requests[scenario];
 if (!req) throw new Error(`unknown scenario ${scenario}: one of ${Object.keys(requests).join(', ')}`);
 const r = await loadOne(server.url, req, [key], 50, seconds);
-await new Promise((done) => (server.child.once('exit', done), server.child.kill('SIGTERM')));
+await stop(server);
 const profile = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 console.log(`${scenario}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.non2xx} non-2xx; profile ${join(dir, profile ?? '(none written)')}`);
 if (profile) {

@@ -1,39 +1,72 @@
 // Processes the benchmark starts: the real Kurs server and a bare node:http baseline, each in its
 // own process so that the load generator (a third process) measures them the same way.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
 const LOADER = fileURLToPath(new URL('./load.ts', import.meta.url));
+const OUT_DIR = tmpdir();
 
 export interface Running {
   child: ChildProcess;
   url: string;
-  lines: string[];
+  /** The file its stdout goes to. */
+  out: string;
+  /** Its stdout so far, line by line (read from that file). */
+  readonly lines: string[];
 }
 
-function waitForListening(child: ChildProcess, pattern: RegExp): Promise<Running> {
-  const lines: string[] = [];
+/**
+ * Waits for the `listening on <url>` line. The server's stdout goes to a file, as it would to a log
+ * collector: read through a pipe, every request log line would cost the bench process CPU that
+ * competes with the server on the same cores.
+ */
+function waitForListening(child: ChildProcess, out: string, pattern = /^listening on (http:\/\/\S+)$/m): Promise<Running> {
   return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        const m = pattern.exec(line);
-        if (m) resolve({ child, url: m[1]!, lines });
+    const poll = setInterval(() => {
+      const m = pattern.exec(readFileSync(out, 'utf8'));
+      if (m) {
+        clearInterval(poll);
+        child.off('exit', exited);
+        resolve({
+          child,
+          url: m[1]!,
+          out,
+          get lines() {
+            return readFileSync(out, 'utf8').split('\n');
+          },
+        });
       }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${lines.join('\n')}`)));
+    }, 20);
+    const exited = (code: number | null) => {
+      clearInterval(poll);
+      reject(new Error(`server exited with ${code}: ${readFileSync(out, 'utf8').slice(-2000)}`));
+    };
+    child.once('exit', exited);
   });
 }
 
+let outputs = 0;
+/** Spawns a server with its stdout in a fresh file under the OS temp directory. */
+function spawnServer(args: string[], env: Record<string, string | undefined>): Promise<Running> {
+  const out = join(OUT_DIR, `server-${process.pid}-${outputs++}.log`);
+  const fd = openSync(out, 'w');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
+  return waitForListening(child, out);
+}
+
+/** SIGTERM, wait for the exit, then drop its output file (request logs at `info` grow tens of MB). */
+export async function stop(server: Running): Promise<void> {
+  if (server.child.exitCode === null) await new Promise((r) => (server.child.once('exit', r), server.child.kill('SIGTERM')));
+  rmSync(server.out, { force: true });
+}
+
 export function startKurs(env: Record<string, string>, nodeArgs: string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env: { ...process.env, KURS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+  return spawnServer([...nodeArgs, BIN, 'serve'], { ...process.env, KURS_PORT: '0', ...env });
 }
 
 /** A bare node:http server answering every request with the same bytes and headers. */
@@ -46,15 +79,13 @@ export function startBare(body: string): Promise<Running> {
       res.end(body);
     });
     server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+  return spawnServer(['-e', script], { ...process.env, BODY: body });
 }
 
 /** bench/meter-server.ts: node:http plus the points meter, nothing else. */
 export function startMeterServer(config: { url: string; meter: string; accounts: string[]; body: string }): Promise<Running> {
   const script = fileURLToPath(new URL('./meter-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, BENCH_METER: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return waitForListening(child, /^listening on (http:\/\/\S+)$/);
+  return spawnServer(['--import', 'tsx', script], { ...process.env, BENCH_METER: JSON.stringify(config) });
 }
 
 /** Peak resident memory of a running server (VmHWM), in MB; Linux only, undefined elsewhere. */
@@ -67,24 +98,31 @@ export function peakRssMb(child: ChildProcess): number | undefined {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc; Linux only, NaN elsewhere. */
+export function cpuMsOf(pid: number | undefined): number {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks of 10 ms; the name in field 2 may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * Cold start: `kurs serve` on an empty SQLite database (so it loads the bundled seed and prints a
  * first-start key), timed from spawn to the first 200 of a charged GET /v1/USD/latest.
  */
 export async function coldStart(dbUrl: string): Promise<{ ms: number; status: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, KURS_PORT: '0', KURS_DATABASE_URL: dbUrl, KURS_INGEST: 'off', KURS_BOOTSTRAP_KEY: 'on', KURS_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = await spawnServer([BIN, 'serve'], { ...process.env, KURS_PORT: '0', KURS_DATABASE_URL: dbUrl, KURS_INGEST: 'off', KURS_BOOTSTRAP_KEY: 'on' });
   try {
-    const { url, lines } = await waitForListening(child, /^listening on (http:\/\/\S+)$/);
-    const key = lines.map((l) => /^\s+(kurs_\w+)$/.exec(l)?.[1]).find(Boolean);
-    const res = await fetch(`${url}/v1/USD/latest`, { headers: { authorization: key ?? '' } });
+    const key = /^\s+(kurs_\w+)$/m.exec(readFileSync(server.out, 'utf8'))?.[1];
+    const res = await fetch(`${server.url}/v1/USD/latest`, { headers: { authorization: key ?? '' } });
     await res.arrayBuffer();
     return { ms: performance.now() - started, status: res.status };
   } finally {
-    await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+    await stop(server);
   }
 }
 
@@ -94,6 +132,9 @@ export interface Result {
   p99: number;
   ok: number;
   non2xx: number;
+  /** The busiest generator process's CPU as a share of one core (1 = saturated), and how many ran. */
+  genCpu: number;
+  generators: number;
 }
 export interface Request {
   path: string;
@@ -115,14 +156,24 @@ export function loadOne(url: string, req: Request, keys: string[], connections: 
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
       const r = JSON.parse(out);
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx });
+      const genCpu = r.cpuMs / r.wallMs;
+      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx, genCpu, generators: 1 });
     });
   });
 }
 
-// Ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
+/** Several generator processes against several servers at once (CONNECTIONS split evenly), summed as a load balancer would see it. */
+export async function loadMany(urls: string[], req: Request, keys: string[], connections: number, seconds: number, perUrl = 1): Promise<Result> {
+  const targets = urls.flatMap((u) => Array.from({ length: perUrl }, () => u));
+  const parts = await Promise.all(targets.map((u) => loadOne(u, req, keys, Math.round(connections / targets.length), seconds)));
+  const sum = (f: (r: Result) => number) => parts.reduce((a, r) => a + f(r), 0);
+  const max = (f: (r: Result) => number) => Math.max(...parts.map(f));
+  return { rps: sum((r) => r.rps), p50: max((r) => r.p50), p99: max((r) => r.p99), ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx), genCpu: max((r) => r.genCpu), generators: targets.length };
+}
+
+// Default settings (request logs at `info` included), except: ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
 // (otherwise /v1/rate answers 404 and /v1/rates/convert lists every target as missing).
-export const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_LOG_LEVEL: 'warn', KURS_INGEST: 'off', KURS_FRESHNESS_GRACE_DAYS: '3650' };
+export const KURS_ENV = { KURS_BOOTSTRAP_KEY: 'off', KURS_INGEST: 'off', KURS_FRESHNESS_GRACE_DAYS: '3650' };
 
 /** Target 3's request: 150 targets, every currency Kurs quotes, repeated as needed (a real client may repeat one too). */
 export function convertRequest(currencies: string[]): Request {

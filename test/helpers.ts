@@ -9,7 +9,7 @@ import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
 import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
-import type { KeyCacheOptions } from '../src/http/key-cache.js';
+import type { KeyCacheOptions } from '../src/access/key-cache.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
 import { Market } from '../src/rates/market.js';
 import { SEED_FILE } from '../src/server.js';

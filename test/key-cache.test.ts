@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashKey } from '../src/access/keys.js';
-import { KeyCache, MAX_KNOWN_KEYS, MAX_UNKNOWN_KEYS } from '../src/http/key-cache.js';
+import { KeyCache, MAX_KNOWN_KEYS, MAX_UNKNOWN_KEYS } from '../src/access/key-cache.js';
 import type { KeyLookup } from '../src/store/store.js';
 import { testApp, type TestApp } from './helpers.js';
 

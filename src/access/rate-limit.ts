@@ -15,7 +15,8 @@ export interface LimitDecision {
 }
 
 export interface RequestLimiter {
-  check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision>;
+  /** A decision at once when it needs no database (no promise on the request path), else a promise. */
+  check(accountId: string, limit: number, nowMs: number): LimitDecision | Promise<LimitDecision>;
 }
 
 const windowOf = (nowMs: number) => Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
@@ -30,7 +31,7 @@ export class MinuteLimiter implements RequestLimiter {
   private windowStart = 0;
   private counts = new Map<string, number>();
 
-  async check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision> {
+  check(accountId: string, limit: number, nowMs: number): LimitDecision {
     const window = windowOf(nowMs);
     if (window !== this.windowStart) {
       // A new minute: forget every account's count at once, so the map never grows without bound.
@@ -51,7 +52,7 @@ export class SharedMinuteLimiter implements RequestLimiter {
 
   constructor(private readonly store: Store) {}
 
-  async check(accountId: string, limit: number, nowMs: number): Promise<LimitDecision> {
+  check(accountId: string, limit: number, nowMs: number): LimitDecision | Promise<LimitDecision> {
     const window = windowOf(nowMs);
     if (window !== this.windowStart) {
       this.windowStart = window;
@@ -59,9 +60,11 @@ export class SharedMinuteLimiter implements RequestLimiter {
     }
     // A client hammering past its limit costs no further database round trips this minute.
     if (this.over.has(accountId)) return decide(limit, limit + 1, nowMs);
-    const decision = decide(limit, await this.store.hitRequestWindow(accountId, window), nowMs);
-    if (!decision.ok) this.over.add(accountId);
-    return decision;
+    return this.store.hitRequestWindow(accountId, window).then((used) => {
+      const decision = decide(limit, used, nowMs);
+      if (!decision.ok) this.over.add(accountId);
+      return decision;
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 // The app factory: everything a request needs is built here once and passed in (STYLE "Wiring").
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Balances } from '../access/balances.js';
 import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
@@ -10,11 +11,12 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
-import { KeyCache, type KeyCacheOptions } from './key-cache.js';
+import { KeyCache, type KeyCacheOptions } from '../access/key-cache.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
+import { BatchedLines, redactedUrl, RequestLog } from './request-log.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { healthRoutes } from './routes/health.js';
@@ -33,7 +35,7 @@ export interface AppDeps {
   now: () => Date;
   /** pino level for request logs; tests pass 'silent'. */
   logLevel: string;
-  /** Where logs go (default stdout); tests capture them to check redaction. */
+  /** Where logs go (default stdout, in batches: request-log.ts); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
   /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
   adminToken?: string;
@@ -60,9 +62,6 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
 
 const allowedMethods = (routes: typeof ROUTES) => (path: string) => routes.find((r) => r.pattern.test(path))?.methods ?? [];
 
-/** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
-export const redactedUrl = (url: string) => url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
-
 /** Node's own client errors (bad framing, oversized headers, timeouts) as D1 envelopes. */
 const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
   HPE_HEADER_OVERFLOW: [new ApiError('header_too_large', 'request headers are too large'), 'Request Header Fields Too Large'],
@@ -70,33 +69,14 @@ const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
 };
 const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed HTTP request'), 'Bad Request'];
 
-/**
- * One `info` line per request, when it is answered (Fastify writes two: received and completed):
- * its id, method, redacted URL, status and time. Fastify's error lines stay as they are.
- */
-class RequestLog extends LogController {
-  /** The level is fixed at boot: above `info` a successful request costs no log work at all. */
-  constructor(private readonly infoEnabled: boolean) {
-    super();
-  }
-
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (!error && !this.infoEnabled) return;
-    const line = { method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request');
-  }
-}
-
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  const logStream = deps.logStream ?? new BatchedLines();
   const app = Fastify({
     ...serverLimits(limits),
     logger: {
       level: deps.logLevel,
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      stream: logStream,
       redact: { paths: ['req.headers.authorization', 'req.query.api_key', 'headers.authorization'], censor: '[redacted]' },
       serializers: {
         req: (req: { method: string; url: string; ip?: string; id: string }) => ({ id: req.id, method: req.method, url: redactedUrl(req.url), ip: req.ip }),
@@ -125,7 +105,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
   installLimits(app, limits);
-  installPointsHeaders(app);
+  const balances = new Balances();
+  installPointsHeaders(app, balances);
   installOpenApi(app, { admin: Boolean(deps.adminToken) });
   installMetrics(app, deps);
 
@@ -139,7 +120,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   const limiter = limiterFor(deps.store);
-  const keys = new KeyCache((hash) => deps.store.findKey(hash), deps.keyCache ?? { ttlMs: 0 });
+  // A lookup's balance is as new as its query's start: it competes with charges' figures (balances.ts).
+  const findKey = (hash: string) => {
+    const at = balances.now();
+    return deps.store.findKey(hash).then((found) => (found && balances.saw(found.account.id, found.account.points, at), found));
+  };
+  const keys = new KeyCache(findKey, deps.keyCache ?? { ttlMs: 0 });
   // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();

@@ -2,17 +2,17 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
-import type { Meter } from '../access/meter.js';
-import { rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
+import { failClosed } from '../access/charge.js';
+import { rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
-import type { KeyCache } from './key-cache.js';
+import type { KeyCache } from '../access/key-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: KeyLookup;
-    /** What this request cost (0 unless charged) and the balance after it. */
+    /** What the meter answered for this request: its cost (0 unless charged) and the balance after it. */
     points?: { cost: number; remaining: number };
   }
   interface FastifyContextConfig {
@@ -69,34 +69,17 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   }
   const perMinute = found.plan.requestsPerMinute;
   if (perMinute === null) return done();
-  failClosed(request, limiter.check(found.account.id, perMinute, at.getTime())).then((limit) => {
-    const headers = rateLimitHeaders(limit);
-    reply.headers(headers);
-    if (!limit.ok) {
-      return done(new ApiError('rate_limited', `request limit of ${perMinute} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
-    }
-    done();
-  }, done);
+  // One instance counts in memory and decides at once; the shared limiter asks the database.
+  const decided = limiter.check(found.account.id, perMinute, at.getTime());
+  if (decided instanceof Promise) failClosed(request, decided).then((limit) => limited(reply, limit, done), done);
+  else limited(reply, decided, done);
 }
 
-/** An unreachable database is a 503, never a free answer and never a 500 (docs/scaling.md). */
-function failClosed<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
-  return work.catch((err: unknown) => {
-    request.log.warn({ err: (err as Error).message }, 'database unreachable: answering 503');
-    throw new ApiError('unavailable', 'the service cannot reach its database; try again shortly', undefined, { 'retry-after': '1' });
-  });
-}
-
-/** D2: charge after the response is built, before it is sent; a short balance turns it into a 402.
- *  Plain promise chains rather than `async`: this is on every charged request. */
-export function charge(meter: Meter, request: FastifyRequest, cost: number): Promise<void> {
-  const auth = request.auth!;
-  if (cost === 0) {
-    request.points = { cost: 0, remaining: auth.account.points };
-    return Promise.resolve();
+function limited(reply: FastifyReply, limit: LimitDecision, done: Done): void {
+  const headers = rateLimitHeaders(limit);
+  reply.headers(headers);
+  if (!limit.ok) {
+    return done(new ApiError('rate_limited', `request limit of ${limit.limit} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
   }
-  return failClosed(request, meter.charge(auth.account.id, cost)).then((result) => {
-    request.points = { cost: result.ok ? cost : 0, remaining: result.remaining };
-    if (!result.ok) throw new ApiError('points_exhausted', `not enough API points: this request costs ${cost}, the balance is ${result.remaining}`);
-  });
+  done();
 }

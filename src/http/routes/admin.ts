@@ -11,7 +11,7 @@ import { utcStamp } from '../../blend/freshness.js';
 import type { Account, KeyRecord, Store } from '../../store/store.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
-import type { KeyCache } from '../key-cache.js';
+import type { KeyCache } from '../../access/key-cache.js';
 import { JSON_TYPE } from '../reply.js';
 
 /** For 405 answers: admin paths and their methods. */

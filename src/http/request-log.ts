@@ -1,0 +1,57 @@
+// Request logs: one `info` line per answered request, written to stdout in batches. Written line by
+// line, as pino does by default, each line was a write(2) of its own: about a tenth of a charged
+// request's CPU (docs/performance.md). Batched, a line reaches stdout at most LOG_FLUSH_MS late, or
+// sooner once LOG_BATCH_LINES are waiting. Every exit that runs 'exit' handlers (SIGTERM and SIGINT
+// shut down through process.exit, and an uncaught error) writes what is left, so only a SIGKILL or
+// a power cut can lose lines: at most the last second's.
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+
+/** A batch is written once this many lines wait (about 10 KB of request lines)… */
+export const LOG_BATCH_LINES = 64;
+/** …or after this long, so that a quiet server's lines still appear within a second. */
+export const LOG_FLUSH_MS = 1_000;
+
+/** Request logs never show keys: `api_key` in the query is redacted and headers are not logged (D3). */
+export const redactedUrl = (url: string) => (url.includes('?') ? url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]') : url);
+
+/** A pino destination that joins lines and writes them in one call (stdout on Linux writes files
+ *  and pipes synchronously, so what is handed over is out of the process). */
+export class BatchedLines {
+  private lines: string[] = [];
+
+  constructor(private readonly out: { write(chunk: string): unknown } = process.stdout) {
+    setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
+    process.once('exit', () => this.flush());
+  }
+
+  write(line: string): void {
+    if (this.lines.push(line) >= LOG_BATCH_LINES) this.flush();
+  }
+
+  flush(): void {
+    if (this.lines.length === 0) return;
+    const chunk = this.lines.join('');
+    this.lines = [];
+    this.out.write(chunk);
+  }
+}
+
+/**
+ * One `info` line per request, when it is answered (Fastify writes two: received and completed):
+ * its id, method, redacted URL, status and time. Fastify's error lines stay as they are.
+ */
+export class RequestLog extends LogController {
+  /** The level is fixed at boot: above `info` a successful request costs no log work at all. */
+  constructor(private readonly infoEnabled: boolean) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.infoEnabled) return;
+    const line = { method: request.method, url: redactedUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
