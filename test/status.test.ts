@@ -36,7 +36,7 @@ describe('/status', () => {
       const res = await t.app.inject({ method: 'POST', url });
       assert.equal(res.statusCode, 405, url);
       assert.equal(res.json().error, 'method_not_allowed');
-      assert.equal(res.headers.allow, 'GET');
+      assert.equal(res.headers.allow, 'GET, HEAD');
     }
   });
 

@@ -31,7 +31,7 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
 
 export async function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Entity, lastUpdate?: string): Promise<FastifyReply> {
   // Cached bodies carry their tag; a body built for this request is hashed now. POST answers get none.
-  const etag = request.method !== 'GET' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
+  const etag = request.method === 'POST' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
   // Validators go on the 2xx or 304 only: an error from the charge below must not carry them.
   const validators = () => {
     if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
