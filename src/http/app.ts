@@ -20,6 +20,8 @@ import { RouteTable } from './route-table.js';
 import { adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { healthRoutes } from './routes/health.js';
+import type { OpenApiDoc } from './llms.js';
+import { llmsRoutes } from './routes/llms.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
@@ -129,6 +131,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (root) => {
     statusRoutes(root, deps);
     healthRoutes(root, deps);
+    llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc);
     root.get('/', async (_request, reply) =>
       reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
     );
