@@ -1,0 +1,56 @@
+// kurs-client's history methods (DESIGN D14–D16) against a live server. These endpoints land with
+// the history work; until then this file fails (404 not_found), by design: it is not skipped.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { KursClient } from '../client/src/index.js';
+import { testApp, type TestApp } from './helpers.js';
+
+describe('kurs-client history methods against a live server', () => {
+  let t: TestApp;
+  let client: KursClient;
+  before(async () => {
+    t = await testApp();
+    const { key } = await t.key({ plan: 'business', points: 1000 });
+    client = new KursClient({ baseUrl: await t.app.listen({ host: '127.0.0.1', port: 0 }), apiKey: key });
+  });
+  after(() => t.close());
+
+  test('historical: the blended rates at the end of one day, with an amount', async () => {
+    const day = await client.historical('EUR', '2026-04-10', { amount: 100 });
+    assert.equal(day.base, 'EUR');
+    assert.equal(day.date, '2026-04-10');
+    const usd = (day.rates as Record<string, { rate: number; converted: number }>).USD!;
+    assert.ok(usd.rate > 0 && usd.converted > 0);
+  });
+
+  test('rate, convert and bank take a date', async () => {
+    const pair = await client.rate('EUR', 'USD', { date: '2026-04-10' });
+    assert.ok(pair.rate > 0);
+    const bulk = await client.convert('EUR', ['USD', 'JPY'], { amount: 10, date: '2026-04-10' });
+    assert.deepEqual(Object.keys(bulk.rates).sort(), ['JPY', 'USD']);
+    const bank = await client.bank('ECBF', { date: '2026-04-10' });
+    assert.ok((bank.rates as Record<string, number>).USD! > 0);
+  });
+
+  test('timeseries: one entry per publication day, symbols only, for 1 point per started 31 days', async () => {
+    const before = (await client.usage()).points;
+    const series = await client.timeseries('EUR', { start: '2026-04-01', end: '2026-04-13', symbols: ['USD', 'JPY'] });
+    assert.deepEqual([series.base, series.start, series.end], ['EUR', '2026-04-01', '2026-04-13']);
+    const days = Object.keys(series.rates);
+    assert.ok(days.length >= 5, days.join(','));
+    assert.deepEqual(days, [...days].sort());
+    for (const day of days) assert.deepEqual(Object.keys(series.rates[day]!).sort(), ['JPY', 'USD']);
+    assert.equal((await client.usage()).points, before - 1);
+    const monthly = await client.timeseries('EUR', { start: '2026-01-01', end: '2026-03-31', symbols: ['USD'], group: 'month' });
+    assert.deepEqual(Object.keys(monthly.rates), ['2026-01-01', '2026-02-01', '2026-03-01']);
+  });
+
+  test('bankTimeseries and fluctuation', async () => {
+    const ecb = await client.bankTimeseries('ECBF', { start: '2026-04-01', end: '2026-04-13', symbols: ['USD'], reciprocal: true });
+    assert.ok(Object.values(ecb.rates).every((r) => r.USD! > 1), 'reciprocal: USD per 1 EUR');
+    const move = await client.fluctuation('EUR', { start: '2026-04-01', end: '2026-04-13', symbols: ['USD'] });
+    const usd = move.rates.USD!;
+    assert.ok(usd.start_rate > 0 && usd.end_rate > 0);
+    assert.equal(typeof usd.change_pct, 'number');
+  });
+});
