@@ -151,3 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/** `kurs mcp`: which Kurs server its tools call (KURS_URL) and with which key (KURS_API_KEY). */
+export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): { url: string; apiKey: string | undefined } {
+  const url = env.KURS_URL || `http://${env.KURS_HOST || '127.0.0.1'}:${env.KURS_PORT || '8080'}`;
+  if (!/^https?:\/\/\S+$/.test(url)) throw new ConfigError([`KURS_URL must be an http(s) URL, got ${JSON.stringify(url)}`]);
+  return { url, apiKey: env.KURS_API_KEY || undefined };
+}

@@ -1,19 +1,28 @@
-// kurs-client's history methods (DESIGN D14–D16) against a live server. These endpoints land with
-// the history work; until then this file fails (404 not_found), by design: it is not skipped.
+// kurs-client's history methods and the MCP tools rate_on_date and time_series (DESIGN D14–D16)
+// against a live server. These endpoints land with the history work; until then this file fails
+// (404 not_found), by design: it is not skipped.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { KursClient } from '../client/src/index.js';
 import { testApp, type TestApp } from './helpers.js';
+import { mcpClient, resultText } from './support/mcp.js';
 
 describe('kurs-client history methods against a live server', () => {
   let t: TestApp;
   let client: KursClient;
+  let mcp: Client;
   before(async () => {
     t = await testApp();
     const { key } = await t.key({ plan: 'business', points: 1000 });
-    client = new KursClient({ baseUrl: await t.app.listen({ host: '127.0.0.1', port: 0 }), apiKey: key });
+    const baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    client = new KursClient({ baseUrl, apiKey: key });
+    mcp = await mcpClient(baseUrl, key);
   });
-  after(() => t.close());
+  after(async () => {
+    await mcp?.close();
+    await t.close();
+  });
 
   test('historical: the blended rates at the end of one day, with an amount', async () => {
     const day = await client.historical('EUR', '2026-04-10', { amount: 100 });
@@ -52,5 +61,14 @@ describe('kurs-client history methods against a live server', () => {
     const usd = move.rates.USD!;
     assert.ok(usd.start_rate > 0 && usd.end_rate > 0);
     assert.equal(typeof usd.change_pct, 'number');
+  });
+
+  test('the MCP tools rate_on_date and time_series answer from history', async () => {
+    const day = await mcp.callTool({ name: 'rate_on_date', arguments: { base: 'EUR', date: '2026-04-10', symbols: ['USD'] } });
+    assert.equal(day.isError, undefined, resultText(day));
+    assert.deepEqual(Object.keys((JSON.parse(resultText(day)) as { rates: object }).rates), ['USD']);
+    const series = await mcp.callTool({ name: 'time_series', arguments: { base: 'EUR', start: '2026-04-01', end: '2026-04-13', symbols: ['USD'] } });
+    assert.equal(series.isError, undefined, resultText(series));
+    assert.ok(Object.keys((JSON.parse(resultText(series)) as { rates: object }).rates).length >= 5);
   });
 });
