@@ -1,21 +1,24 @@
-// kurs-client's history methods and the MCP tools rate_on_date and time_series (DESIGN D14–D16)
-// against a live server. These endpoints land with the history work; until then this file fails
+// kurs-client's history methods, the MCP tools rate_on_date and time_series, and the explorer's
+// chart (DESIGN D14–D16) against a live server. These endpoints land with the history work; until then this file fails
 // (404 not_found), by design: it is not skipped.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { KursClient } from '../client/src/index.js';
 import { testApp, type TestApp } from './helpers.js';
+import { launchChromium, skip } from './support/browser.js';
 import { mcpClient, resultText } from './support/mcp.js';
 
 describe('kurs-client history methods against a live server', () => {
   let t: TestApp;
   let client: KursClient;
   let mcp: Client;
+  let baseUrl: string;
+  let key: string;
   before(async () => {
     t = await testApp();
-    const { key } = await t.key({ plan: 'business', points: 1000 });
-    const baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    key = (await t.key({ plan: 'business', points: 1000 })).key;
+    baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
     client = new KursClient({ baseUrl, apiKey: key });
     mcp = await mcpClient(baseUrl, key);
   });
@@ -70,5 +73,25 @@ describe('kurs-client history methods against a live server', () => {
     const series = await mcp.callTool({ name: 'time_series', arguments: { base: 'EUR', start: '2026-04-01', end: '2026-04-13', symbols: ['USD'] } });
     assert.equal(series.isError, undefined, resultText(series));
     assert.ok(Object.keys((JSON.parse(resultText(series)) as { rates: object }).rates).length >= 5);
+  });
+
+  test('/explore draws the time series: a line per currency and a row per day', { skip }, async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${baseUrl}/explore`);
+      await page.fill('#key', key);
+      await page.fill('#symbols', 'USD,GBP,JPY');
+      await page.fill('#start', '2026-04-01');
+      await page.fill('#end', '2026-04-13');
+      await page.click('#run');
+      await page.locator('#table').waitFor({ state: 'visible' });
+      assert.match(await page.locator('#chart-title').innerText(), /^Change since 2026-04-0\d, in percent, against EUR$/);
+      assert.equal(await page.locator('#chart polyline.series').count(), 3);
+      assert.ok((await page.locator('#table tbody tr').count()) >= 5);
+      assert.match(await page.locator('#notice').innerText(), /^Cost 1 point; \d+ left\.$/);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -19,6 +19,7 @@ import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { RouteTable } from './route-table.js';
 import { adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
+import { exploreRoutes } from './routes/explore.js';
 import { healthRoutes } from './routes/health.js';
 import type { OpenApiDoc } from './llms.js';
 import { llmsRoutes } from './routes/llms.js';
@@ -132,6 +133,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     statusRoutes(root, deps);
     healthRoutes(root, deps);
     llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc);
+    exploreRoutes(root);
     root.get('/', async (_request, reply) =>
       reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
     );
