@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { testApp, type TestApp } from './helpers.js';
 import { launchChromium, skip } from './support/browser.js';
 
@@ -82,12 +83,19 @@ describe('CORS and HEAD through inject', () => {
 });
 
 describe('KURS_CORS_ORIGINS', () => {
+  test('is read as * (the default) or a comma-separated list of origins; a path or a bare host stops the boot', () => {
+    assert.equal(loadConfig({}).corsOrigins, '*');
+    assert.deepEqual(loadConfig({ KURS_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins, ['https://app.example.com', 'http://localhost:5173']);
+    assert.throws(() => loadConfig({ KURS_CORS_ORIGINS: 'https://app.example.com/path,app.example.com' }), (e: unknown) => e instanceof ConfigError && e.problems.length === 2);
+  });
+
   test('only the listed origins are allowed, and answers vary by Origin', async () => {
     const t = await testApp({ corsOrigins: [ORIGIN] });
     try {
       const ok = await t.app.inject({ url: '/healthz', headers: { origin: ORIGIN } });
       assert.equal(ok.headers['access-control-allow-origin'], ORIGIN);
       assert.match(String(ok.headers.vary), /Origin/);
+      assert.match(String((await t.app.inject({ url: '/healthz' })).headers.vary), /Origin/, 'a cache keeps the answers apart');
       const other = await t.app.inject({ url: '/healthz', headers: { origin: 'http://evil.example' } });
       assert.equal(other.headers['access-control-allow-origin'], undefined);
       const preflight = await t.app.inject({ method: 'OPTIONS', url: '/v1/EUR/latest', headers: { origin: 'http://evil.example', 'access-control-request-method': 'GET' } });

@@ -20,12 +20,13 @@ export function installCors(app: FastifyInstance, origins: CorsOrigins, allowedM
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const origin = request.headers.origin;
+    // With a list of origins the answer depends on Origin, so a shared cache must key on it.
+    if (origins !== '*') reply.header('vary', 'Origin');
     if (origin === undefined || !covered(request.url)) return done();
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
       return preflight(request, reply, allowOrigin(origin), allowedMethods, done);
     }
     const allowed = allowOrigin(origin);
-    if (origins !== '*') reply.header('vary', 'Origin');
     if (allowed) reply.header('access-control-allow-origin', allowed).header('access-control-expose-headers', EXPOSED);
     done();
   });
