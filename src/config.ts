@@ -25,6 +25,8 @@ export interface Config {
   keyCacheMs: number;
   /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
   db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
+  /** KURS_CORS_ORIGINS: `*` (default) or the origins whose browser scripts may call Kurs. */
+  corsOrigins: '*' | string[];
 }
 
 /** Resource limits against slow or greedy clients (docs/reliability.md). */
@@ -119,6 +121,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const meter = env.KURS_METER || 'batch';
   if (meter !== 'batch' && meter !== 'direct') problems.push(`KURS_METER must be "batch" or "direct", got ${JSON.stringify(meter)}`);
 
+  const corsRaw = (env.KURS_CORS_ORIGINS ?? '').trim();
+  const corsOrigins = corsRaw === '' || corsRaw === '*' ? '*' : corsRaw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of corsOrigins === '*' ? [] : corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`KURS_CORS_ORIGINS holds origins like https://app.example.com (scheme, host, optional port; no path), got ${JSON.stringify(origin)}`);
+  }
+
   const config: Config = {
     databaseUrl,
     host: env.KURS_HOST || '127.0.0.1',
@@ -141,7 +149,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
       queryTimeoutMs: integer('KURS_DB_QUERY_TIMEOUT_MS', 15_000, 100, 3_600_000),
     },
+    corsOrigins,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `kurs mcp`: which Kurs server its tools call (KURS_URL) and with which key (KURS_API_KEY). */
+export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): { url: string; apiKey: string | undefined } {
+  const url = env.KURS_URL || `http://${env.KURS_HOST || '127.0.0.1'}:${env.KURS_PORT || '8080'}`;
+  if (!/^https?:\/\/\S+$/.test(url)) throw new ConfigError([`KURS_URL must be an http(s) URL, got ${JSON.stringify(url)}`]);
+  return { url, apiKey: env.KURS_API_KEY || undefined };
 }

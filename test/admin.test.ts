@@ -155,7 +155,7 @@ describe('admin API (/admin/v1)', () => {
   test('wrong methods are 405 with Allow; plans are listed', async () => {
     const res = await admin('PUT', '/admin/v1/accounts');
     assert.equal(res.statusCode, 405);
-    assert.equal(res.headers.allow, 'GET, POST');
+    assert.equal(res.headers.allow, 'GET, HEAD, POST');
     assert.equal((await admin('GET', '/admin/v1/keys/key_1')).headers.allow, 'DELETE');
     const plans = (await admin('GET', '/admin/v1/plans')).json().plans;
     assert.deepEqual(plans.map((p: { plan: string }) => p.plan), ['starter', 'professional', 'business']);

@@ -10,6 +10,7 @@ import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import type { KeyCacheOptions } from '../src/access/key-cache.js';
+import type { CorsOrigins } from '../src/http/cors.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
 import { Market } from '../src/rates/market.js';
 import { SEED_FILE } from '../src/server.js';
@@ -43,7 +44,7 @@ export interface TestApp {
 }
 
 export async function testApp(
-  opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions } = {},
+  opts: { now?: Date; seeded?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins } = {},
 ): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
@@ -61,7 +62,7 @@ export async function testApp(
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
   const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}) });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}) });
   const openApiProblems = recordAgainstOpenApi(app);
   await app.ready();
   return {

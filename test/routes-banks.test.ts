@@ -99,7 +99,7 @@ describe('bank, banks and currencies endpoints, on the written test dataset', ()
     const method = await t.app.inject({ method: 'DELETE', url: '/v1/EUR/latest', headers: { authorization: key } });
     assert.equal(method.statusCode, 405);
     assert.equal(method.json().error, 'method_not_allowed');
-    assert.equal(method.headers.allow, 'GET');
+    assert.equal(method.headers.allow, 'GET, HEAD');
     const getConvert = await get('/v1/rates/convert');
     assert.equal(getConvert.statusCode, 405);
     assert.equal(getConvert.headers.allow, 'POST');

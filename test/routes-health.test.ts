@@ -41,6 +41,6 @@ describe('/healthz and /readyz', () => {
   test('other methods get 405 with Allow', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/readyz' });
     assert.equal(res.statusCode, 405);
-    assert.equal(res.headers.allow, 'GET');
+    assert.equal(res.headers.allow, 'GET, HEAD');
   });
 });

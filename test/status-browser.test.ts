@@ -2,52 +2,16 @@
 // without JavaScript, the docs with it but with every request outside this server refused.
 // Skips with a message when /usr/bin/chromium is absent (CI installs it: .ci/run).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { inflateSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { testApp, type TestApp } from './helpers.js';
+import { launchChromium, pngStats, skip } from './support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent: apt-get install -y chromium`;
 /** Screenshots stay behind for a person to look at; the folder is printed. */
 const SHOTS = mkdtempSync(join(tmpdir(), 'kurs-shots-'));
-
-/** Width, height and how many distinct RGB colours a screenshot has (8-bit RGB/RGBA PNG, any filter). */
-function pngStats(png: Buffer): { width: number; height: number; colours: number } {
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  const channels = png[25] === 6 ? 4 : 3;
-  const idat: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
-    const length = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const prev = Buffer.alloc(stride);
-  const line = Buffer.alloc(stride);
-  const colours = new Set<number>();
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    const src = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let i = 0; i < stride; i++) {
-      const a = i >= channels ? line[i - channels]! : 0;
-      const b = prev[i]!;
-      const c = i >= channels ? prev[i - channels]! : 0;
-      const p = a + b - c;
-      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
-      const predictor = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
-      line[i] = (src[i]! + predictor) & 0xff;
-    }
-    for (let x = 0; x < width; x += 3) colours.add((line[x * channels]! << 16) | (line[x * channels + 1]! << 8) | line[x * channels + 2]!);
-    line.copy(prev);
-  }
-  return { width, height, colours: colours.size };
-}
 
 describe('status page and docs in chromium', { skip }, () => {
   let t: TestApp;
@@ -57,7 +21,7 @@ describe('status page and docs in chromium', { skip }, () => {
     t = await testApp();
     await t.store.recordFetch({ source: 'BCAN', at: '2026-04-14T11:00:00.000Z', error: 'HTTP 503 <img src=x onerror=alert(1)> from https://example.test/valet?key=s3cret' });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     console.log(`screenshots in ${SHOTS}`);
@@ -115,11 +79,11 @@ describe('status page and docs in chromium', { skip }, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${base}/docs/`);
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-    // One block per operation of the document (14 without the admin API: the spec's seven, sources,
-    // usage, the probes, /openapi.json, /metrics and /status).
+    // One block per operation of the document (17 without the admin API: the spec's seven, sources,
+    // usage, the probes, /openapi.json, /metrics, /status, /explore, /llms.txt and /llms-full.txt).
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
-    assert.equal(operations, 14);
+    assert.equal(operations, 17);
     assert.equal(await page.locator('.opblock').count(), operations);
     assert.match(await page.locator('.info .title').innerText(), /^Kurs/);
     assert.ok(await page.locator('button.authorize').isVisible(), 'the key schemes offer an Authorize button');

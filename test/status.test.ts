@@ -37,7 +37,7 @@ describe('/status, on the written test dataset', () => {
       const res = await t.app.inject({ method: 'POST', url });
       assert.equal(res.statusCode, 405, url);
       assert.equal(res.json().error, 'method_not_allowed');
-      assert.equal(res.headers.allow, 'GET');
+      assert.equal(res.headers.allow, 'GET, HEAD');
     }
   });
 

@@ -87,7 +87,7 @@ describe('GET /v1/usage', () => {
   test('POST is 405 with Allow', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/usage' });
     assert.equal(res.statusCode, 405);
-    assert.equal(res.headers.allow, 'GET');
+    assert.equal(res.headers.allow, 'GET, HEAD');
   });
 });
 

@@ -10,6 +10,7 @@ import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
+import { installCors, type CorsOrigins } from './cors.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { KeyCache, type KeyCacheOptions } from '../access/key-cache.js';
 import { installLimits, serverLimits } from './limits.js';
@@ -17,9 +18,13 @@ import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { BatchedLines, redactedUrl, RequestLog } from './request-log.js';
-import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
+import { RouteTable } from './route-table.js';
+import { adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
+import { exploreRoutes } from './routes/explore.js';
 import { healthRoutes } from './routes/health.js';
+import type { OpenApiDoc } from './llms.js';
+import { llmsRoutes } from './routes/llms.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
@@ -44,23 +49,13 @@ export interface AppDeps {
   /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
    *  default here, so tests see every change at once) asks on every request. */
   keyCache?: KeyCacheOptions;
+  /** KURS_CORS_ORIGINS: origins whose browser scripts may call /v1 and the public pages; `*` when omitted. */
+  corsOrigins?: CorsOrigins;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
 export const BODY_LIMIT = 64 * 1024;
 
-const ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: /^\/$/, methods: ['GET'] },
-  { pattern: /^\/(healthz|readyz)\/?$/, methods: ['GET'] },
-  { pattern: /^\/v1\/rates\/convert\/?$/, methods: ['POST'] },
-  { pattern: /^\/v1\/rate\/[^/]+\/[^/]+(\/sources)?\/?$/, methods: ['GET'] },
-  { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
-  { pattern: /^\/v1\/(banks|currencies|usage)\/?$/, methods: ['GET'] },
-  { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
-  { pattern: /^\/(metrics|status|openapi\.json)\/?$/, methods: ['GET'] },
-];
-
-const allowedMethods = (routes: typeof ROUTES) => (path: string) => routes.find((r) => r.pattern.test(path))?.methods ?? [];
 
 /** Node's own client errors (bad framing, oversized headers, timeouts) as D1 envelopes. */
 const CLIENT_ERRORS: Record<string, [ApiError, string]> = {
@@ -85,7 +80,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     genReqId: () => randomUUID(),
     logController: new RequestLog(['info', 'debug', 'trace'].includes(deps.logLevel)),
     bodyLimit: BODY_LIMIT,
-    exposeHeadRoutes: false,
+    // HEAD wherever GET is: the same handler, charged like the GET, with the body left out.
+    exposeHeadRoutes: true,
     routerOptions: { ignoreTrailingSlash: true },
     // Every byte of an error body goes through our envelope, including malformed-HTTP answers.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
@@ -103,7 +99,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   // D1: a body is JSON or absent; Fastify's built-in text/plain parser would let others through.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app, allowedMethods(deps.adminToken ? [...ROUTES, ...ADMIN_ROUTES] : ROUTES));
+  // The 405 answers and preflights read the routes as registered: each route is declared once.
+  const routes = new RouteTable();
+  routes.install(app);
+  installCors(app, deps.corsOrigins ?? '*', routes.allowed);
+  installErrorHandling(app, routes.allowed);
   installLimits(app, limits);
   const balances = new Balances();
   installPointsHeaders(app, balances);
@@ -114,6 +114,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (root) => {
     statusRoutes(root, deps);
     healthRoutes(root, deps);
+    llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc);
+    exploreRoutes(root);
     root.get('/', async (_request, reply) =>
       reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
     );

@@ -109,6 +109,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /openapi.json': { summary: 'This document', tag: 'service', ok: { content: { 'application/json': { schema: Type.Object({ openapi: Type.Literal('3.1.0') }) } } } },
   'GET /metrics': { summary: 'Prometheus metrics', tag: 'service', ok: text('text/plain') },
   'GET /status': { summary: 'Status page (HTML)', tag: 'service', ok: text('text/html') },
+  'GET /explore': { summary: 'Rates explorer (HTML): a chart and table of rates in the browser; the key stays in the browser', tag: 'service', ok: text('text/html') },
+  'GET /llms.txt': { summary: 'Kurs for AI agents: what it is, authentication, every endpoint with an example (llmstxt.org)', tag: 'service', ok: text('text/plain') },
+  'GET /llms-full.txt': { summary: 'The long form of /llms.txt: every parameter and status, and the rules in full', tag: 'service', ok: text('text/plain') },
   'GET /healthz': {
     summary: 'Liveness probe', tag: 'service', ok: Probe('up', 'The process is up'), okHeaders: { 'Cache-Control': header('`no-store`') },
     description: 'Answers 200 while the process runs; touches no database, so a database outage never gets healthy instances restarted.',

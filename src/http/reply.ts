@@ -34,7 +34,7 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
  *  thenable, and an onSend hook may still be at work when send() returns). */
 export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Entity, lastUpdate?: string): Promise<unknown> {
   // Cached bodies carry their tag; a body built for this request is hashed now. POST answers get none.
-  const etag = request.method !== 'GET' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
+  const etag = request.method === 'POST' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
   // Not a 2xx, so not charged (D2/D11); the points headers still go out with it.
   if (etag && noneMatch(request.headers['if-none-match'], etag)) {
     return Promise.resolve(validators(reply, etag, lastUpdate).code(304).send());

@@ -14,18 +14,6 @@ import { ApiError } from '../errors.js';
 import type { KeyCache } from '../../access/key-cache.js';
 import { JSON_TYPE } from '../reply.js';
 
-/** For 405 answers: admin paths and their methods. */
-export const ADMIN_ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: /^\/admin\/v1\/plans\/?$/, methods: ['GET'] },
-  { pattern: /^\/admin\/v1\/accounts\/?$/, methods: ['GET', 'POST'] },
-  { pattern: /^\/admin\/v1\/accounts\/[^/]+\/?$/, methods: ['GET', 'PATCH'] },
-  { pattern: /^\/admin\/v1\/accounts\/[^/]+\/usage\/?$/, methods: ['GET'] },
-  { pattern: /^\/admin\/v1\/accounts\/[^/]+\/keys\/?$/, methods: ['GET', 'POST'] },
-  { pattern: /^\/admin\/v1\/accounts\/[^/]+\/topup\/?$/, methods: ['POST'] },
-  { pattern: /^\/admin\/v1\/keys\/[^/]+\/?$/, methods: ['DELETE'] },
-  { pattern: /^\/admin\/v1\/refill\/?$/, methods: ['POST'] },
-];
-
 const MAX_POINTS = 1e12;
 const Points = Type.Integer({ minimum: 0, maximum: MAX_POINTS });
 const Expiry = Type.Union([Type.String({ maxLength: 40 }), Type.Null()]);

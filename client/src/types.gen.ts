@@ -1,0 +1,174 @@
+// Generated from /openapi.json by `npm run client:types`; do not edit. A test fails when it is stale.
+
+/** The error envelope (D1). */
+export type ErrorBody = {
+  /** the HTTP status */
+  code: number;
+  message: string;
+  /** stable machine code (D1) */
+  error: "bad_request" | "invalid_key" | "points_exhausted" | "plan_expired" | "plan_forbidden" | "not_found" | "no_fresh_rate" | "method_not_allowed" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "invalid_parameter" | "invalid_body" | "rate_limited" | "header_too_large" | "internal" | "unavailable";
+  /** 422 only: each bad field */
+  details?: Array<{
+    field: string;
+    message: string;
+  }>;
+};
+
+/** GET /v1/{base_currency}/latest: Latest rates against a base */
+export type LatestResponse = {
+  code: number;
+  message: string;
+  rates: Record<string, number> | Record<string, {
+      /** exact decimal, at most 8 significant digits for blended rates (D6) */
+      rate: number;
+      converted: number;
+    }>;
+};
+
+/** GET /v1/bank/{bank_code}: One bank's own rates */
+export type BankResponse = {
+  code: number;
+  message: string;
+  meta: {
+    country_code: string;
+    bank_name: string;
+    base_currency: string;
+    last_update: string | null;
+  };
+  rates: Record<string, number> | Array<{
+    currency: string;
+    /** exact decimal, at most 8 significant digits for blended rates (D6) */
+    rate: number;
+    /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+    last_update: string;
+    /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+    bank_update: string;
+  }>;
+};
+
+/** GET /v1/banks: Supported banks */
+export type BanksResponse = {
+  code: number;
+  message: string;
+  banks: Array<{
+    country_code: string;
+    country_name: string;
+    bank_code: string;
+    currency: string;
+    bank_name: string;
+  }>;
+};
+
+/** GET /v1/currencies: Supported currencies */
+export type CurrenciesResponse = {
+  code: number;
+  message: string;
+  currencies: Array<{
+    country_code: string;
+    country_name: string;
+    currency: string;
+  }>;
+};
+
+/** GET /v1/rate/{base_currency}/{target_currency}: One pair, converted */
+export type RateResponse = {
+  code: number;
+  message: string;
+  base: string;
+  target: string;
+  /** exact decimal, at most 8 significant digits for blended rates (D6) */
+  rate: number;
+  amount: number;
+  /** amount × rate, half-even to 6 places */
+  converted: number;
+  /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+  last_update: string;
+};
+
+/** GET /v1/rate/{base_currency}/{target_currency}/sources: Provenance of a blended rate (extension) */
+export type SourcesResponse = {
+  code: number;
+  message: string;
+  base: string;
+  target: string;
+  /** exact decimal, at most 8 significant digits for blended rates (D6) */
+  rate: number;
+  /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+  last_update: string;
+  fresh: boolean;
+  legs: Array<{
+    currency: string;
+    method: "blend" | "peg" | "pivot";
+    /** exact decimal, at most 8 significant digits for blended rates (D6) */
+    per_usd: number;
+    peg?: {
+      anchor: string;
+      /** exact decimal, at most 8 significant digits for blended rates (D6) */
+      rate: number;
+      authority: string;
+    };
+    sources: Array<{
+      bank_code: string;
+      /** exact decimal, at most 8 significant digits for blended rates (D6) */
+      published: number;
+      direction: "direct" | "indirect";
+      date: string;
+      /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+      bank_update: string;
+      /** exact decimal, at most 8 significant digits for blended rates (D6) */
+      per_usd: number;
+      weight: number;
+      excluded: "stale" | "outlier" | "peg" | null;
+      bridge: string | null;
+    }>;
+  }>;
+};
+
+/** POST /v1/rates/convert: Bulk conversion */
+export type ConvertResponse = {
+  code: number;
+  message: string;
+  base: string;
+  amount: number;
+  /** one entry per fresh target */
+  rates: Record<string, {
+      /** exact decimal, at most 8 significant digits for blended rates (D6) */
+      rate: number;
+      converted: number;
+      /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+      last_update: string;
+    }>;
+  /** requested codes without a fresh rate, upper-cased, in request order (D13) */
+  missing: Array<string>;
+};
+
+/** The body of POST /v1/rates/convert. */
+export type ConvertRequest = {
+  base: string;
+  amount?: number | string;
+  targets: Array<string>;
+};
+
+/** GET /v1/usage: Your plan, balance and usage (extension) */
+export type UsageResponse = {
+  code: number;
+  message: string;
+  account_id: string;
+  plan: string;
+  /** the balance now */
+  points: number;
+  expires_at: string | null;
+  /** the plan's monthly allowance (D12) */
+  monthly_points: number;
+  requests_per_minute: number | null;
+  today: {
+    date: string;
+    requests: number;
+    points: number;
+  };
+  month: {
+    month: string;
+    requests: number;
+    points: number;
+  };
+};

@@ -1,0 +1,167 @@
+// The rates explorer: a time series from /v1/timeseries drawn as an SVG chart with a table under
+// it; where the server or the plan has no time series, the latest rates instead, and the page says
+// so. The key lives in localStorage and is sent only to this page's own server.
+'use strict';
+const $ = (id) => document.getElementById(id);
+const KEY_STORE = 'kurs-explorer-key';
+const COLOURS = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#bc4c00', '#1b7c83', '#bf3989', '#6e7781'];
+const DAY_MS = 86400000;
+
+/** JSON with numbers kept as their exact text, so the table shows the server's own digits. */
+function parseExact(text) {
+  let out = '', from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') { for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++; }
+    else if (c === '-' || (c >= '0' && c <= '9')) {
+      const m = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
+      if (!m) continue;
+      out += text.slice(from, i) + '"' + m[0] + '"';
+      i += m[0].length - 1;
+      from = i + 1;
+    }
+  }
+  return JSON.parse(out + text.slice(from));
+}
+
+const isoDay = (d) => d.toISOString().slice(0, 10);
+const symbols = () => $('symbols').value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+const rangeDays = () => Math.round((Date.parse($('end').value) - Date.parse($('start').value)) / DAY_MS) + 1;
+/** D16: 1 point per started 31 days of start..end. */
+const rangeCost = () => Math.ceil(rangeDays() / 31);
+
+function showCost() {
+  const days = rangeDays();
+  $('cost').textContent = !(days > 0)
+    ? 'Pick a start day on or before the end day.'
+    : `This query costs ${rangeCost()} point${rangeCost() === 1 ? '' : 's'} (${days} day${days === 1 ? '' : 's'}: 1 point per started 31 days). If this server has no time series for your key, it shows the latest rates for 1 point instead.`;
+}
+
+function message(el, text) {
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+async function call(path) {
+  const res = await fetch(path, { headers: { Authorization: $('key').value.trim() } });
+  const body = parseExact(await res.text());
+  return { ok: res.ok, status: res.status, body, remaining: res.headers.get('x-points-remaining'), cost: res.headers.get('x-points-cost') };
+}
+
+function svg(tag, attrs, text) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** Lines of each currency's change in percent since the first day, on one shared axis. */
+function drawSeries(series, codes) {
+  const chart = $('chart');
+  chart.replaceChildren();
+  const days = Object.keys(series).sort();
+  const W = 1000, H = 360, L = 56, R = 12, T = 12, B = 28;
+  const first = Object.fromEntries(codes.map((c) => [c, Number(days.map((d) => series[d][c]).find((v) => v !== undefined))]));
+  const points = codes.map((c) => days.filter((d) => series[d][c] !== undefined).map((d) => [d, (Number(series[d][c]) / first[c] - 1) * 100]));
+  const values = points.flat().map((p) => p[1]);
+  let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
+  if (hi - lo < 0.5) { lo -= 0.25; hi += 0.25; }
+  const x = (d) => L + (days.length === 1 ? (W - L - R) / 2 : (days.indexOf(d) / (days.length - 1)) * (W - L - R));
+  const y = (v) => T + ((hi - v) / (hi - lo)) * (H - T - B);
+  for (let i = 0; i <= 4; i++) {
+    const v = lo + ((hi - lo) * i) / 4;
+    chart.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e5e8eb' }), svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, `${v.toFixed(2)}%`));
+  }
+  chart.append(svg('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#8c959f' }));
+  chart.append(svg('text', { x: L, y: H - 8 }, days[0]), svg('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, days[days.length - 1]));
+  points.forEach((pts, i) => {
+    if (pts.length === 0) return;
+    chart.append(svg('polyline', { class: 'series', 'data-currency': codes[i], fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': 2, points: pts.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }));
+  });
+  $('chart-title').textContent = `Change since ${days[0]}, in percent, against ${$('base').value.toUpperCase()}`;
+  legend(codes);
+}
+
+/** Without a series: one bar per currency, on a log scale so that JPY and GBP fit one chart. */
+function drawLatest(rates, codes) {
+  const chart = $('chart');
+  chart.replaceChildren();
+  const W = 1000, L = 56, gap = 12;
+  const shown = codes.filter((c) => rates[c] !== undefined);
+  const logs = shown.map((c) => Math.log10(Number(rates[c])));
+  const lo = Math.min(0, ...logs) - 0.5, hi = Math.max(0, ...logs) + 0.5;
+  const width = (W - L) / Math.max(shown.length, 1) - gap;
+  const y = (v) => 12 + ((hi - v) / (hi - lo)) * 310;
+  shown.forEach((c, i) => {
+    const x0 = L + i * (width + gap);
+    const top = Math.min(y(logs[i]), y(lo));
+    chart.append(svg('rect', { class: 'bar', 'data-currency': c, x: x0, y: top, width, height: Math.max(2, y(lo) - top), fill: COLOURS[i % COLOURS.length] }));
+    chart.append(svg('text', { x: x0 + width / 2, y: top - 4, 'text-anchor': 'middle' }, `${c} ${rates[c]}`));
+  });
+  $('chart-title').textContent = `Latest rates against ${$('base').value.toUpperCase()} (log scale)`;
+  legend(shown);
+}
+
+function legend(codes) {
+  $('legend').replaceChildren(...codes.map((c, i) => {
+    const li = document.createElement('li');
+    const swatch = document.createElement('i');
+    swatch.style.background = COLOURS[i % COLOURS.length];
+    li.append(swatch, c);
+    return li;
+  }));
+  $('chart-box').hidden = false;
+}
+
+function table(head, rows) {
+  const tr = (cells, tag) => {
+    const row = document.createElement('tr');
+    cells.forEach((text, i) => {
+      const cell = document.createElement(tag);
+      cell.textContent = text;
+      if (i > 0) cell.className = 'num';
+      row.append(cell);
+    });
+    return row;
+  };
+  $('table').tHead.replaceChildren(tr(head, 'th'));
+  $('table').tBodies[0].replaceChildren(...rows.map((r) => tr(r, 'td')));
+  $('table').hidden = false;
+}
+
+async function run(event) {
+  event.preventDefault();
+  localStorage.setItem(KEY_STORE, $('key').value.trim());
+  message($('notice'), '');
+  message($('error'), '');
+  const base = encodeURIComponent($('base').value.trim().toUpperCase());
+  const codes = symbols();
+  try {
+    const series = await call(`/v1/timeseries/${base}?start=${$('start').value}&end=${$('end').value}&symbols=${codes.join(',')}`);
+    if (series.ok) {
+      drawSeries(series.body.rates, codes);
+      const days = Object.keys(series.body.rates).sort().reverse();
+      table(['Date', ...codes], days.map((d) => [d, ...codes.map((c) => series.body.rates[d][c] ?? '–')]));
+      message($('notice'), `Cost ${series.cost} point${series.cost === '1' ? '' : 's'}; ${series.remaining} left.`);
+      return;
+    }
+    // No time series here: not on this server yet (404) or not in this key's plan (403).
+    if (series.body.error !== 'not_found' && series.body.error !== 'plan_forbidden') throw new Error(`${series.body.error}: ${series.body.message}`);
+    const why = series.body.error === 'not_found' ? 'This server has no history yet' : 'Your plan does not include time series';
+    const latest = await call(`/v1/${base}/latest`);
+    if (!latest.ok) throw new Error(`${latest.body.error}: ${latest.body.message}`);
+    drawLatest(latest.body.rates, codes);
+    table(['Currency', `Rate (per 1 ${decodeURIComponent(base)})`], codes.map((c) => [c, latest.body.rates[c] ?? 'not quoted']));
+    message($('notice'), `${why}: showing the latest rates instead. Cost ${latest.cost} point; ${latest.remaining} left.`);
+  } catch (err) {
+    message($('error'), err instanceof Error ? err.message : String(err));
+  }
+}
+
+const today = new Date();
+$('end').value = isoDay(today);
+$('start').value = isoDay(new Date(today.getTime() - 29 * DAY_MS));
+$('key').value = localStorage.getItem(KEY_STORE) ?? '';
+for (const id of ['start', 'end']) $(id).addEventListener('input', showCost);
+$('query').addEventListener('submit', run);
+showCost();

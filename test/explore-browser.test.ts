@@ -1,0 +1,88 @@
+// /explore in Debian's chromium: the cost stated before a query, a run that falls back to the
+// latest rates where the key has no time series (a starter key: 404 before history exists, 403
+// after), the key kept in the browser only, and no request leaving this server.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { testApp, type TestApp } from './helpers.js';
+import { launchChromium, pngStats, skip } from './support/browser.js';
+
+const SHOTS = mkdtempSync(join(tmpdir(), 'kurs-shots-'));
+
+describe('/explore in chromium', { skip }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  before(async () => {
+    t = await testApp();
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    console.log(`screenshots in ${SHOTS}`);
+    await browser?.close();
+    await t.close();
+  });
+
+  test('states the cost, falls back to the latest rates and says so, keeps the key in the browser', async () => {
+    const { key } = await t.key({ plan: 'starter', points: 50 });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const outside: string[] = [];
+    await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : (outside.push(route.request().url()), route.abort())));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    // Chromium logs every non-2xx fetch (the expected 404/403 of the series) as a console error;
+    // what must not appear is a script error or a blocked load (a CSP "Refused to …").
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
+    const res = await page.goto(`${base}/explore`);
+    assert.equal(res?.status(), 200);
+    assert.match(res!.headers()['content-security-policy']!, /connect-src 'self'/);
+    assert.equal(await page.title(), 'Kurs explorer');
+
+    assert.match(await page.locator('#cost').innerText(), /^This query costs 1 point \(30 days: 1 point per started 31 days\)/);
+    await page.fill('#start', '2025-01-01');
+    await page.fill('#end', '2025-12-31');
+    assert.match(await page.locator('#cost').innerText(), /^This query costs 12 points \(365 days/);
+    await page.fill('#start', '2025-12-01');
+
+    await page.fill('#key', key);
+    await page.fill('#symbols', 'USD, GBP,jpy');
+    await page.click('#run');
+    await page.locator('#table').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#notice').innerText(), /^(This server has no history yet|Your plan does not include time series): showing the latest rates instead\. Cost 1 point; 49 left\.$/);
+    assert.deepEqual(await page.locator('#table tbody tr td:first-child').allInnerTexts(), ['USD', 'GBP', 'JPY']);
+    const usd = await page.locator('#table tbody tr').first().locator('td').nth(1).innerText();
+    const latest = (await (await fetch(`${base}/v1/EUR/latest`, { headers: { authorization: key } })).json()) as { rates: Record<string, number> };
+    assert.equal(usd, String(latest.rates.USD), 'the table shows the server\'s figure');
+    assert.equal(await page.locator('#chart rect.bar').count(), 3);
+    assert.match(await page.locator('#chart-title').innerText(), /^Latest rates against EUR/);
+
+    assert.equal(await page.evaluate(() => localStorage.getItem('kurs-explorer-key')), key);
+    assert.ok(!page.url().includes(key), 'the key never goes into the URL');
+    const shot = await page.screenshot({ fullPage: true, path: join(SHOTS, 'explore.png') });
+    const stats = pngStats(shot);
+    assert.equal(stats.width, 1200);
+    assert.ok(stats.colours > 20, `only ${stats.colours} colours: the page did not render`);
+
+    await page.reload();
+    assert.equal(await page.inputValue('#key'), key, 'the key is remembered by this browser');
+    assert.deepEqual(outside, []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a wrong key is shown as the server\'s message and costs nothing', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/explore`);
+    await page.fill('#key', 'kurs_wrong');
+    await page.click('#run');
+    await page.locator('#error').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#error').innerText(), 'invalid_key: API key invalid or revoked');
+    assert.ok(await page.locator('#table').isHidden());
+    await page.close();
+  });
+});

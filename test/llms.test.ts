@@ -1,0 +1,81 @@
+// /llms.txt and /llms-full.txt: served without a key, built from the OpenAPI document and the README
+// so they cannot drift; every documented path appears, and every example in them answers 2xx.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { apiSection } from '../src/http/llms.js';
+import { README_FILE } from '../src/http/routes/llms.js';
+import { ERROR_STATUS } from '../src/http/errors.js';
+import { tempDb, testApp, type TestApp } from './helpers.js';
+import { startServer, stopServer } from './support/server-process.js';
+
+describe('/llms.txt and /llms-full.txt', () => {
+  let t: TestApp;
+  let base: string;
+  let key: string;
+  let doc: { paths: Record<string, Record<string, unknown>> };
+  before(async () => {
+    t = await testApp();
+    key = (await t.key({ plan: 'business', points: 1000 })).key;
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    doc = (await (await fetch(`${base}/openapi.json`)).json()) as typeof doc;
+  });
+  after(() => t.close());
+
+  const get = async (path: string) => {
+    const res = await fetch(`${base}${path}`);
+    assert.equal(res.status, 200, path);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+    return res.text();
+  };
+
+  test('both name every operation of the OpenAPI document, auth, every error code and the points rules', async () => {
+    for (const path of ['/llms.txt', '/llms-full.txt']) {
+      const text = await get(path);
+      assert.match(text, /^# Kurs\n\n> Official central-bank exchange rates/);
+      for (const [p, ops] of Object.entries(doc.paths)) {
+        if (p.startsWith('/docs')) continue;
+        for (const method of Object.keys(ops)) assert.ok(text.includes(`${method.toUpperCase()} ${p}`), `${path} lacks ${method.toUpperCase()} ${p}`);
+      }
+      assert.match(text, /bare `Authorization` header/);
+      for (const code of Object.keys(ERROR_STATUS)) assert.ok(text.includes(`\`${code}\``), `${path} lacks ${code}`);
+      assert.match(text, /X-Points-Remaining/);
+      assert.ok(!text.includes('{{KURS_BASE_URL}}'));
+    }
+  });
+
+  test('the full file carries the README\'s API section word for word, without the admin API', async () => {
+    const full = await get('/llms-full.txt');
+    const section = apiSection(readFileSync(README_FILE, 'utf8'));
+    assert.ok(section.includes('### Decisions a client sees'));
+    assert.ok(full.includes(section.split('\n').slice(2, 12).join('\n')), 'README lines missing');
+    assert.ok(!full.includes('### Admin API'));
+    assert.ok(!full.includes('POST /admin/v1/accounts'), 'the admin table is left out');
+  });
+
+  test('every example call in /llms.txt works as written against this server', async () => {
+    const short = await get('/llms.txt');
+    const calls = [...short.matchAll(/`curl( -X (\w+))?( -H "Authorization: \$KURS_API_KEY")?( -H 'Content-Type: application\/json' -d '([^']*)')? '([^']+)'`/g)];
+    assert.ok(calls.length >= 14, `only ${calls.length} examples`);
+    for (const [, , method, keyed, , body, url] of calls) {
+      assert.ok(url!.startsWith(base), url);
+      const res = await fetch(url!, { method: method ?? 'GET', headers: { ...(keyed ? { authorization: key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
+      assert.ok(res.status >= 200 && res.status < 300, `${method ?? 'GET'} ${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    }
+  });
+});
+
+describe('/llms.txt on a fresh start', () => {
+  const db = tempDb();
+  after(() => db.cleanup());
+  test('the real server answers it without a key, with examples on its own address', async () => {
+    const { child, url } = await startServer({ KURS_DATABASE_URL: db.url, KURS_BOOTSTRAP_KEY: 'off' });
+    try {
+      const res = await fetch(`${url}/llms.txt`);
+      assert.equal(res.status, 200);
+      assert.ok((await res.text()).includes(`'${url}/v1/EUR/latest?amount=100'`));
+    } finally {
+      await stopServer(child);
+    }
+  });
+});
