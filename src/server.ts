@@ -41,7 +41,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
 
   let bootstrapKey: string | undefined;
   if (config.bootstrapKey && !(await store.hasAccounts())) {
-    bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS }, now())).key;
+    bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
   }
 
   // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.

@@ -31,7 +31,7 @@ export function accessCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { plan: string; points?: number; expires?: string; account?: string; json?: boolean }) => {
       const created = await withRuntime(({ store }) =>
-        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account }, new Date()).catch(cliAccessError),
+        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account, actor: 'cli' }, new Date()).catch(cliAccessError),
       );
       if (o.json) return printJson(created);
       print(`key ${created.key}\n(shown only now; Kurs stores only its hash)\nkey_id ${created.key_id}  account ${created.account_id}  plan ${created.plan}  points ${created.points}  expires ${created.expires_at ?? 'never'}`);
@@ -40,7 +40,7 @@ export function accessCommands(program: Command): void {
     .command('revoke <key_id>')
     .description('revoke a key; its account and balance stay')
     .action(async (keyId: string) => {
-      if (!(await withRuntime(({ store }) => store.revokeKey(keyId)))) throw new CliError(`no live key ${keyId}`);
+      if (!(await withRuntime(({ store }) => store.revokeKey(keyId, 'cli')))) throw new CliError(`no live key ${keyId}`);
       print(`revoked ${keyId}`);
     });
   keys
@@ -80,7 +80,7 @@ export function accessCommands(program: Command): void {
     .description('add points to an account')
     .requiredOption('--points <n>', 'points to add', wholeNumber('--points'))
     .action(async (id: string, o: { points: number }) => {
-      const balance = await withRuntime(({ store }) => store.topUp(id, o.points));
+      const balance = await withRuntime(({ store }) => store.topUp(id, o.points, 'cli'));
       if (balance === undefined) throw new CliError(`no account ${id}`);
       print(`account ${id}: ${balance} points`);
     });
@@ -92,7 +92,7 @@ export function accessCommands(program: Command): void {
     .option('--no-expiry', 'remove the expiry')
     .action(async (id: string, o: { plan?: string; expires?: string; expiry: boolean }) => {
       if (o.expires !== undefined && !o.expiry) throw new CliError('give either --expires or --no-expiry, not both');
-      const updated = await withRuntime(({ store }) => updateAccount(store, id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null }).catch(cliAccessError));
+      const updated = await withRuntime(({ store }) => updateAccount(store, id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null }, 'cli').catch(cliAccessError));
       print(`account ${id}: plan ${updated.planId}, expires ${updated.expiresAt ?? 'never'}`);
     });
   accounts

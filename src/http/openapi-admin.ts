@@ -2,7 +2,7 @@
 // `admin` tag. Kept apart from openapi.ts, which merges ADMIN_DOCS into ROUTE_DOCS; like the routes
 // themselves, these appear in the document only when KURS_ADMIN_TOKEN is set.
 import type { RouteDoc } from './openapi.js';
-import { AdminAccount, AdminAccounts, AdminCreatedKey, AdminKeys, AdminPlans, AdminRefill, AdminRevoked, Usage } from './schemas.js';
+import { AdminAccount, AdminAccounts, AdminCreatedKey, AdminKeys, AdminLedger, AdminPlans, AdminRefill, AdminRevoked, Usage } from './schemas.js';
 
 export const ADMIN_SECURITY: { [scheme: string]: string[] }[] = [{ bearer: [] }];
 export const ADMIN_SECURITY_SCHEME = {
@@ -52,6 +52,11 @@ export const ADMIN_DOCS: Record<string, RouteDoc> = {
   'GET /admin/v1/accounts/:account_id/usage': doc({
     summary: 'Read an account\'s usage', ok: Usage, errors: [404, 422], fields: accountId,
     description: 'What the account\'s own key sees at GET /v1/usage, counts not yet written included.',
+  }),
+  'GET /admin/v1/accounts/:account_id/ledger': doc({
+    summary: 'Read an account\'s points ledger', ok: AdminLedger, errors: [404, 422],
+    fields: { ...accountId, limit: { description: 'only the newest this many entries (1 to 10000); default all', example: 100 } },
+    description: 'Every change of the balance (opening, top-ups, refills, edits, plan and expiry changes, key events) with its actor; charges are one entry per UTC day. `kurs accounts history` over HTTP.',
   }),
   'GET /admin/v1/accounts/:account_id/keys': doc({ summary: 'List an account\'s keys', ok: AdminKeys, errors: [404, 422], fields: accountId, description: 'Ids and prefixes only, never a whole key.' }),
   'POST /admin/v1/accounts/:account_id/keys': doc({

@@ -190,6 +190,29 @@ export const AdminPlans = envelope(
   'The plans accounts can be on',
 );
 
+const LedgerRow = Type.Object(
+  {
+    id: Type.Integer(), at: Stamp,
+    kind: Type.Union(['open', 'topup', 'refill', 'charge', 'plan_change', 'expiry_change', 'admin_edit', 'key_create', 'key_revoke'].map((k) => Type.Literal(k))),
+    amount: Type.Integer({ description: 'signed: credits positive, charges negative, events 0' }),
+    balance: Type.Integer({ description: 'the balance after the entry; for a day\'s charges, after the last of them' }),
+    actor: Type.Union(['cli', 'admin-api', 'refill', 'charge', 'server', 'migration'].map((k) => Type.Literal(k))),
+    detail: Nullable(Type.String()), requests: Type.Integer({ minimum: 0, description: 'charged requests in a charge row (one row per account and UTC day)' }),
+  },
+  { additionalProperties: false },
+);
+export const AdminLedger = envelope(
+  { account_id: AccountId, entries: Type.Array(LedgerRow) },
+  {
+    code: 200, message: '2 ledger entries of account acc_3fK9c2a71d0eQx4Z', account_id: 'acc_3fK9c2a71d0eQx4Z',
+    entries: [
+      { id: 1, at: '2026-04-14 12:00:00', kind: 'open', amount: 1000, balance: 1000, actor: 'admin-api', detail: 'plan starter', requests: 0 },
+      { id: 3, at: '2026-04-14 18:02:11', kind: 'charge', amount: -38, balance: 962, actor: 'charge', detail: null, requests: 38 },
+    ],
+  },
+  'The account\'s points ledger, oldest first: every change of its balance and its key events',
+);
+
 export const AdminRefill = envelope(
   { period: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), refilled: Type.Integer({ minimum: 0, description: 'accounts raised to their allowance by this run; 0 when the month was done already' }) },
   { code: 200, message: 'refilled 12 accounts for 2026-04', period: '2026-04', refilled: 12 },
