@@ -21,6 +21,8 @@ export interface Config {
   meter: 'batch' | 'direct';
   /** How long a verified API key is trusted without asking the database (KURS_KEY_CACHE_MS; 0: never). */
   keyCacheMs: number;
+  /** Days of usage counts kept (KURS_USAGE_RETENTION_DAYS, default 400); older days are pruned. */
+  usageRetentionDays: number;
   /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
   db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
 }
@@ -41,6 +43,9 @@ export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10
 
 /** A revoked key or a plan change reaches every instance within this bound (docs/performance.md). */
 export const DEFAULT_KEY_CACHE_MS = 5_000;
+
+/** A year and a month or so: last year's same month stays comparable. */
+export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 
 export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
@@ -133,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
     keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),
+    usageRetentionDays: integer('KURS_USAGE_RETENTION_DAYS', DEFAULT_USAGE_RETENTION_DAYS, 1, 36_500),
     db: {
       poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),

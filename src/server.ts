@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createKey } from './access/accounts.js';
 import { msToNextMonth, refillAccounts } from './access/refill.js';
+import { pruneOld } from './access/retention.js';
 import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
@@ -51,6 +52,13 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       (err) => app.log.error({ err }, 'monthly refill failed'),
     );
   await refill();
+  // Retention (issue 17): at boot and at every UTC midnight; idempotent, so every instance may run it.
+  const prune = () =>
+    pruneOld(store, now(), config.usageRetentionDays).then(
+      (r) => app.log.info(r, 'pruned old usage and request windows'),
+      (err) => app.log.error({ err }, 'pruning failed'),
+    );
+  await prune();
 
   const address = await app.listen({ host: config.host, port: config.port });
   const url = new URL(address);
@@ -93,6 +101,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     const now = Date.now();
     midnight = setTimeout(() => {
       market.rebuild(new Date()).catch((err) => app.log.error({ err }, 'day-boundary rebuild failed'));
+      void prune();
       atMidnight();
     }, DAY_MS - (now % DAY_MS) + 1_000);
     midnight.unref();

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { AccessError, createKey, parseExpiry, updateAccount } from '../access/accounts.js';
 import { refillAccounts } from '../access/refill.js';
-import { accountUsage } from '../access/usage.js';
+import { accountUsage, keyUsage } from '../access/usage.js';
 import type { Account } from '../store/store.js';
 import { CliError, print, printJson, table, wholeNumber, withRuntime } from './util.js';
 
@@ -108,12 +108,21 @@ export function accessCommands(program: Command): void {
   program
     .command('usage <account_id>')
     .description("an account's plan, balance, expiry and requests and points used today and this month (UTC)")
+    .option('--by-key', 'also split today and this month by key')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
-      const u = await withRuntime(({ store }) => accountUsage(store, (...a) => store.usageDays(...a), id, new Date()).catch(cliAccessError));
-      if (o.json) return printJson(u);
+    .action(async (id: string, o: { byKey?: boolean; json?: boolean }) => {
+      const now = new Date();
+      const [u, keys] = await withRuntime(async ({ store }) => {
+        const report = await accountUsage(store, (...a) => store.usageDays(...a), id, now).catch(cliAccessError);
+        return [report, o.byKey ? await keyUsage((...a) => store.usageByKey(...a), id, now) : undefined] as const;
+      });
+      if (o.json) return printJson(keys ? { ...u, keys } : u);
       print(`account ${u.account_id}  plan ${u.plan}  points ${u.points}  expires ${u.expires_at ?? 'never'}`);
       print(table([['PERIOD', 'REQUESTS', 'POINTS'], [`today ${u.today.date}`, String(u.today.requests), String(u.today.points)], [`month ${u.month.month}`, String(u.month.requests), String(u.month.points)]]));
+      if (keys) {
+        const row = (k: (typeof keys)[number]) => [k.key_id || '(before per-key counts)', String(k.today.requests), String(k.today.points), String(k.month.requests), String(k.month.points)];
+        print(table([['KEY_ID', 'TODAY REQUESTS', 'TODAY POINTS', 'MONTH REQUESTS', 'MONTH POINTS'], ...keys.map(row)]));
+      }
     });
 
   program

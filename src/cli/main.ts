@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { accessCommands } from './access-commands.js';
 import { dataCommands } from './data-commands.js';
+import { keepCommands } from './keep-commands.js';
 import { ledgerCommands } from './ledger-commands.js';
 import { CliError } from './util.js';
 
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   dataCommands(program);
   accessCommands(program);
   ledgerCommands(program);
+  keepCommands(program);
   program.commands.forEach(function inherit(cmd: Command) {
     cmd.exitOverride();
     cmd.commands.forEach(inherit);

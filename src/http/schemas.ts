@@ -134,10 +134,15 @@ export const Usage = envelope(
     requests_per_minute: Nullable(Type.Integer({ minimum: 1, description: 'null: no per-minute limit' })),
     today: Type.Object({ date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
     month: Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
+    key: Type.Optional(Type.Object(
+      { key_id: Type.String(), today: Type.Object({ requests: Count, points: Count }, { additionalProperties: false }), month: Type.Object({ requests: Count, points: Count }, { additionalProperties: false }) },
+      { additionalProperties: false, description: 'GET /v1/usage only: the calling key\'s own share of today and this month' },
+    )),
   },
   {
     code: 200, message: 'usage of account acc_3fK9c2a71d0eQx4Z', account_id: 'acc_3fK9c2a71d0eQx4Z', plan: 'business', points: 998, expires_at: null, monthly_points: 1000000, requests_per_minute: null,
     today: { date: '2026-04-14', requests: 3, points: 2 }, month: { month: '2026-04', requests: 41, points: 38 },
+    key: { key_id: 'key_8Hq2mZr0TcW1vN5e', today: { requests: 2, points: 1 }, month: { requests: 30, points: 29 } },
   },
   'The account\'s plan, balance, expiry, and requests and points used today and this month (UTC)',
 );
