@@ -1,6 +1,7 @@
 // `kurs prune`, `kurs backup`, `kurs copy`: keeping the data (issue 17; docs/operations.md).
 import type { Command } from 'commander';
 import { pruneOld } from '../access/retention.js';
+import { copyCommand } from './copy-command.js';
 import { print, printJson, withRuntime } from './util.js';
 
 export function keepCommands(program: Command): void {
@@ -13,4 +14,5 @@ export function keepCommands(program: Command): void {
       if (o.json) return printJson(r);
       print(`deleted ${r.usage_rows} usage row(s) of days before ${r.before_day} and ${r.window_rows} old request window(s)`);
     });
+  copyCommand(program);
 }
