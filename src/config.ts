@@ -21,6 +21,9 @@ export interface Config {
   meter: 'batch' | 'direct';
   /** How long a verified API key is trusted without asking the database (KURS_KEY_CACHE_MS; 0: never). */
   keyCacheMs: number;
+  /** SQLite `synchronous`: `normal` (default; durable across process crashes) or `full` (every
+   *  committed charge also survives a power loss, at a cost in req/s: README). KURS_SQLITE_SYNC. */
+  sqliteSync: SqliteSync;
   /** Days of usage counts kept (KURS_USAGE_RETENTION_DAYS, default 400); older days are pruned. */
   usageRetentionDays: number;
   /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
@@ -43,6 +46,8 @@ export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10
 
 /** A revoked key or a plan change reaches every instance within this bound (docs/performance.md). */
 export const DEFAULT_KEY_CACHE_MS = 5_000;
+
+export type SqliteSync = 'normal' | 'full';
 
 /** A year and a month or so: last year's same month stays comparable. */
 export const DEFAULT_USAGE_RETENTION_DAYS = 400;
@@ -122,6 +127,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const meter = env.KURS_METER || 'batch';
   if (meter !== 'batch' && meter !== 'direct') problems.push(`KURS_METER must be "batch" or "direct", got ${JSON.stringify(meter)}`);
 
+  const sqliteSync = env.KURS_SQLITE_SYNC || 'normal';
+  if (sqliteSync !== 'normal' && sqliteSync !== 'full') problems.push(`KURS_SQLITE_SYNC must be "normal" or "full", got ${JSON.stringify(sqliteSync)}`);
+
   const config: Config = {
     databaseUrl,
     host: env.KURS_HOST || '127.0.0.1',
@@ -138,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
     keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),
+    sqliteSync: sqliteSync === 'full' ? 'full' : 'normal',
     usageRetentionDays: integer('KURS_USAGE_RETENTION_DAYS', DEFAULT_USAGE_RETENTION_DAYS, 1, 36_500),
     db: {
       poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),

@@ -30,20 +30,23 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const { store, market } = await openRuntime(config);
   const now = () => new Date();
 
-  if (config.seed && !(await store.hasSnapshots())) {
-    const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
-    const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
-    for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
-  }
+  // Instances started together on an empty database take turns here: the first loads the seed and
+  // creates the first-start account, the others then find both done (an advisory lock on PostgreSQL).
+  let bootstrapKey: string | undefined;
+  await store.exclusive('kurs-seed', async () => {
+    if (config.seed && !(await store.hasSnapshots())) {
+      const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
+      const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
+      for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
+    }
+    if (config.bootstrapKey && !(await store.hasAccounts())) {
+      bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
+    }
+  });
   const meter = createMeter(config.meter, store);
   const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs } });
   let version = await store.dataVersion();
   await market.rebuild(now());
-
-  let bootstrapKey: string | undefined;
-  if (config.bootstrapKey && !(await store.hasAccounts())) {
-    bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
-  }
 
   // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.
   const refill = () =>
