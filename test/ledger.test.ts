@@ -43,8 +43,12 @@ describe('points ledger over the admin API and the command line', () => {
       ['plan_change', 0, 'admin-api', 0],
     ]);
     assert.deepEqual(body.entries.map((e) => e.balance), [20, 20, 17, 27, 27]);
+    const edited = await t.app.inject({ method: 'PATCH', url: `/admin/v1/accounts/${id}`, headers: AUTH, payload: { points: 5 } });
+    assert.equal(edited.json().points, 5);
     const last = (await t.app.inject({ method: 'GET', url: `/admin/v1/accounts/${id}/ledger?limit=1`, headers: AUTH })).json() as LedgerBody;
-    assert.deepEqual(last.entries.map((e) => e.detail), ['starter → business']);
+    assert.deepEqual(last.entries.map((e) => [e.kind, e.amount, e.balance, e.actor]), [['admin_edit', -22, 5, 'admin-api']]);
+    const two = (await t.app.inject({ method: 'GET', url: `/admin/v1/accounts/${id}/ledger?limit=2`, headers: AUTH })).json() as LedgerBody;
+    assert.equal(two.entries[0]!.detail, 'starter → business');
     assert.equal((await t.app.inject({ method: 'GET', url: '/admin/v1/accounts/acc_none/ledger', headers: AUTH })).json().error, 'not_found');
     const bad = await t.app.inject({ method: 'GET', url: `/admin/v1/accounts/${id}/ledger?limit=0`, headers: AUTH });
     assert.equal(bad.statusCode, 422);

@@ -42,8 +42,9 @@ export const ADMIN_DOCS: Record<string, RouteDoc> = {
   }),
   'GET /admin/v1/accounts/:account_id': doc({ summary: 'Read an account', ok: AdminAccount, errors: [404, 422], fields: accountId }),
   'PATCH /admin/v1/accounts/:account_id': doc({
-    summary: 'Change plan or expiry', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, plan: { description: 'the new plan id, from GET /admin/v1/plans', example: 'business' }, expires_at: accountBody.expires_at },
-    bodyExample: { plan: 'business', expires_at: null }, description: 'At least one of `plan` and `expires_at`; an absent field is left as it is.',
+    summary: 'Change plan, expiry or balance', ok: AdminAccount, errors: [404, ...BODY_ERRORS],
+    fields: { ...accountId, plan: { description: 'the new plan id, from GET /admin/v1/plans', example: 'business' }, expires_at: accountBody.expires_at, points: { description: 'set the balance to exactly this (a correction, recorded as an `admin_edit` in the ledger)', example: 500 } },
+    bodyExample: { plan: 'business', expires_at: null }, description: 'At least one of `plan`, `expires_at` and `points`; an absent field is left as it is. Each change is recorded in the account\'s ledger.',
   }),
   'POST /admin/v1/accounts/:account_id/topup': doc({
     summary: 'Add points', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, points: { description: 'whole points to add, 1 to 1e12', example: 500 } },

@@ -31,7 +31,7 @@ const MAX_POINTS = 1e12;
 const Points = Type.Integer({ minimum: 0, maximum: MAX_POINTS });
 const Expiry = Type.Union([Type.String({ maxLength: 40 }), Type.Null()]);
 const NewAccount = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), points: Type.Optional(Points), expires_at: Type.Optional(Expiry) }, { additionalProperties: false });
-const Patch = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), expires_at: Type.Optional(Expiry) }, { additionalProperties: false, minProperties: 1 });
+const Patch = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), expires_at: Type.Optional(Expiry), points: Type.Optional(Points) }, { additionalProperties: false, minProperties: 1 });
 const TopUp = Type.Object({ points: Type.Integer({ minimum: 1, maximum: MAX_POINTS }) }, { additionalProperties: false });
 const AccountParams = Type.Object({ account_id: Type.String({ maxLength: 64 }) });
 // Query values are text (no type coercion): a whole number from 1 to 10000.
@@ -105,7 +105,12 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     '/admin/v1/accounts/:account_id',
     { schema: { params: AccountParams, body: Patch } },
     async (request, reply) => {
-      const updated = await updateAccount(store, request.params.account_id, { planId: request.body.plan, expiresAt: expiry(request.body.expires_at) }, 'admin-api').catch(accessError);
+      let updated = await updateAccount(store, request.params.account_id, { planId: request.body.plan, expiresAt: expiry(request.body.expires_at) }, 'admin-api').catch(accessError);
+      // An exact balance is a correction: an `admin_edit` of the difference in the ledger.
+      if (request.body.points !== undefined) {
+        await store.setPoints(updated.id, request.body.points, 'admin-api');
+        updated = await account(store, updated.id);
+      }
       keys.forgetAccount(updated.id);
       return send(reply, 200, `updated account ${updated.id}`, accountView(updated));
     },
