@@ -12,7 +12,7 @@ import type { Database } from './schema.js';
 import type { ChargeRequest, ChargeResult } from './store.js';
 
 /** The day's charge row of the ledger: created by the first charge of the day, added to by the rest
- *  (SQLite's prepared form; PostgreSQL's is in migration 0006's function). */
+ *  (SQLite's prepared form of chargeOne's upsert; PostgreSQL's is in migration 0006's function). */
 const CHARGE_ROW = `insert into ledger (account_id, at, kind, amount, balance, actor, charge_day, requests)
   values (?, ?, 'charge', ?, ?, 'charge', ?, ?)
   on conflict (account_id, charge_day) do update
@@ -30,10 +30,18 @@ export async function chargeOne(db: Kysely<Database>, accountId: string, cost: n
       .executeTakeFirst();
     if (r && cost > 0) {
       const at = new Date().toISOString();
-      await sql`insert into ledger (account_id, at, kind, amount, balance, actor, charge_day, requests)
-        values (${accountId}, ${at}, 'charge', ${-cost}, ${Number(r.points)}, 'charge', ${at.slice(0, 10)}, 1)
-        on conflict (account_id, charge_day) do update
-        set amount = ledger.amount + excluded.amount, balance = excluded.balance, at = excluded.at, requests = ledger.requests + excluded.requests`.execute(trx);
+      await trx
+        .insertInto('ledger')
+        .values({ account_id: accountId, at, kind: 'charge', amount: -cost, balance: Number(r.points), actor: 'charge', charge_day: at.slice(0, 10), requests: 1 })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'charge_day']).doUpdateSet((eb) => ({
+            amount: eb('ledger.amount', '+', eb.ref('excluded.amount')),
+            balance: eb.ref('excluded.balance'),
+            at: eb.ref('excluded.at'),
+            requests: eb('ledger.requests', '+', eb.ref('excluded.requests')),
+          })),
+        )
+        .execute();
     }
     return r;
   });

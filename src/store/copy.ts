@@ -39,7 +39,7 @@ type Row = Record<string, unknown>;
 
 /** Every row of a table in primary-key order, a batch at a time. */
 async function* batches(side: Side, t: TableInfo, columns: string[], size = READ_BATCH): AsyncGenerator<Row[]> {
-  const key = t.key.length > 0 ? t.key : columns;
+  const key = t.key;
   let last: Row | undefined;
   for (;;) {
     const after = last ? sql`where (${sql.join(key.map((k) => sql.ref(k)))}) > (${sql.join(key.map((k) => last![k]))})` : sql``;
@@ -69,12 +69,9 @@ async function checksum(side: Side, t: TableInfo, columns: string[]): Promise<{ 
 
 async function copyTable(source: Side, target: Side, t: TableInfo, columns: string[], events: CopyEvents): Promise<void> {
   const rest = columns.filter((c) => !t.key.includes(c));
+  const key = sql.join(t.key.map((k) => sql.ref(k)));
   const conflict =
-    t.key.length === 0
-      ? sql`on conflict do nothing`
-      : rest.length === 0
-        ? sql`on conflict (${sql.join(t.key.map((k) => sql.ref(k)))}) do nothing`
-        : sql`on conflict (${sql.join(t.key.map((k) => sql.ref(k)))}) do update set ${sql.join(rest.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`;
+    rest.length === 0 ? sql`on conflict (${key}) do nothing` : sql`on conflict (${key}) do update set ${sql.join(rest.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`;
   const perInsert = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   for await (const rows of batches(source, t, columns, Math.min(READ_BATCH, perInsert))) {
     const values = rows.map((r) => sql`(${sql.join(columns.map((c) => r[c] ?? null))})`);
@@ -94,7 +91,9 @@ export async function plan(source: Side, target: Side): Promise<{ table: TableIn
     if (!there) throw new Error(`the target has no table ${t.name}: run the same Kurs version on both`);
     const missing = t.columns.filter((c) => !there.columns.includes(c));
     if (missing.length > 0) throw new Error(`the target's ${t.name} lacks ${missing.join(', ')}: run the same Kurs version on both`);
-    out.push({ table: { ...t, key: there.key.length > 0 ? there.key : t.key }, columns: t.columns });
+    // The upsert on the primary key is what makes a rerun duplicate nothing.
+    if (there.key.length === 0) throw new Error(`table ${t.name} has no primary key on the target, so a rerun could duplicate its rows`);
+    out.push({ table: { ...t, key: there.key }, columns: t.columns });
   }
   return out;
 }

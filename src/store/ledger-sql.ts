@@ -100,12 +100,14 @@ export async function revokeKey(db: Kysely<Database>, id: string, actor: LedgerA
   });
 }
 
-/** D12's refill with one `refill` entry per account it raised; the rows are locked before they are read. */
-export async function refill(db: Kysely<Database>, period: string, periodStart: string): Promise<number> {
+/** D12's refill with one `refill` entry per account it raised; the rows are locked before they are
+ *  read, on PostgreSQL in id order like the batch charge, so the two never deadlock. */
+export async function refill(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', period: string, periodStart: string): Promise<number> {
   const allowance = sql<number>`(select monthly_points from plans where plans.id = accounts.plan_id)`;
   const due = sql<boolean>`(refilled_period is null or refilled_period < ${period}) and created_at < ${periodStart}`;
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('accounts').set((eb) => ({ points: eb.ref('points') })).where(due).execute();
+    if (dialect === 'postgres') await trx.selectFrom('accounts').select('id').where(due).orderBy('id').forUpdate().execute();
+    else await trx.updateTable('accounts').set((eb) => ({ points: eb.ref('points') })).where(due).execute();
     const at = new Date().toISOString();
     await sql`insert into ledger (account_id, at, kind, amount, balance, actor, detail)
       select id, ${at}, 'refill', ${allowance} - points, ${allowance}, 'refill', ${period} from accounts where ${due} and points < ${allowance}`.execute(trx);

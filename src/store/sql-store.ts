@@ -245,7 +245,7 @@ export class SqlStore implements Store {
   }
 
   refill(period: string, periodStart: string): Promise<number> {
-    return ledger.refill(this.db, period, periodStart);
+    return ledger.refill(this.db, this.dialect, period, periodStart);
   }
 
   // The points ledger and retention (issue 17): SQL in ledger-sql.ts and usage-sql.ts.

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './0001-initial.js';
+import { chargeBatchFunction } from './0003-charge-batch.js';
 
 /**
  * Issue 17. The points ledger: every change of a balance, appended with its kind, amount, balance
@@ -55,9 +56,12 @@ export function ledger(dialect: DialectName): Migration {
 
       if (dialect === 'postgres') await sql.raw(CHARGE_WITH_LEDGER).execute(db);
     },
+    // usage_daily keeps its key column: dropping it would merge counts that cannot be told apart.
     async down(db: Kysely<any>) {
       await db.schema.dropTable('copy_runs').execute();
+      await db.schema.dropIndex('usage_daily_day').execute();
       await db.schema.dropTable('ledger').execute();
+      await chargeBatchFunction(dialect).up(db);
     },
   };
 }
