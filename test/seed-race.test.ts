@@ -1,7 +1,7 @@
 // Three `kurs serve` processes started at the same moment on an empty PostgreSQL database (issue 17):
 // the seeding lock lets one load the seed and create the first-start account while the others wait
-// and then find both done. Without it (tried: two runs of three) an instance died on another's
-// snapshots, or each created an account. Skipped when KURS_TEST_DATABASE_URL is not set.
+// and then find both done. Without the lock, in both of two tries, one of the three exited at boot
+// on the others' writes. Skipped when KURS_TEST_DATABASE_URL is not set.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
