@@ -23,6 +23,11 @@ export interface Config {
   meter: 'batch' | 'direct';
   /** How long a verified API key is trusted without asking the database (KURS_KEY_CACHE_MS; 0: never). */
   keyCacheMs: number;
+  /** SQLite `synchronous`: `normal` (default; durable across process crashes) or `full` (every
+   *  committed charge also survives a power loss, at a cost in req/s: README). KURS_SQLITE_SYNC. */
+  sqliteSync: SqliteSync;
+  /** Days of usage counts kept (KURS_USAGE_RETENTION_DAYS, default 400); older days are pruned. */
+  usageRetentionDays: number;
   /** PostgreSQL only: connections per instance, and how long to wait for a connection or a query. */
   db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
   /** KURS_CORS_ORIGINS: `*` (default) or the origins whose browser scripts may call Kurs. */
@@ -45,6 +50,11 @@ export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10
 
 /** A revoked key or a plan change reaches every instance within this bound (docs/performance.md). */
 export const DEFAULT_KEY_CACHE_MS = 5_000;
+
+export type SqliteSync = 'normal' | 'full';
+
+/** A year and a month or so: last year's same month stays comparable. */
+export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 
 export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
@@ -126,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const origin of corsOrigins === '*' ? [] : corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`KURS_CORS_ORIGINS holds origins like https://app.example.com (scheme, host, optional port; no path), got ${JSON.stringify(origin)}`);
   }
+  const sqliteSync = env.KURS_SQLITE_SYNC || 'normal';
+  if (sqliteSync !== 'normal' && sqliteSync !== 'full') problems.push(`KURS_SQLITE_SYNC must be "normal" or "full", got ${JSON.stringify(sqliteSync)}`);
 
   const config: Config = {
     databaseUrl,
@@ -144,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
     keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),
+    sqliteSync: sqliteSync === 'full' ? 'full' : 'normal',
+    usageRetentionDays: integer('KURS_USAGE_RETENTION_DAYS', DEFAULT_USAGE_RETENTION_DAYS, 1, 36_500),
     db: {
       poolSize: integer('KURS_DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: integer('KURS_DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),

@@ -12,7 +12,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const store = await openStore(config.databaseUrl, config.db);
+  const store = await openStore(config.databaseUrl, config.db, config.sqliteSync);
   await store.migrate();
   return { config, store, market: new Market(store, SOURCES, config.freshnessGraceDays) };
 }

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createKey } from './access/accounts.js';
 import { msToNextMonth, refillAccounts } from './access/refill.js';
+import { pruneOld } from './access/retention.js';
 import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
@@ -29,22 +30,25 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const { store, market } = await openRuntime(config);
   const now = () => new Date();
 
-  if (config.seed && !(await store.hasSnapshots())) {
-    const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
-    const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
-    for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
-  }
+  // Instances started together on an empty database take turns here: the first loads the seed and
+  // creates the first-start account, the others then find both done (an advisory lock on PostgreSQL).
+  let bootstrapKey: string | undefined;
+  await store.exclusive('kurs-seed', async () => {
+    if (config.seed && !(await store.hasSnapshots())) {
+      const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
+      const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
+      for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
+    }
+    if (config.bootstrapKey && !(await store.hasAccounts())) {
+      bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
+    }
+  });
   const meter = createMeter(config.meter, store);
   const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
   await rebuilds.boot();
-
-  let bootstrapKey: string | undefined;
-  if (config.bootstrapKey && !(await store.hasAccounts())) {
-    bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS }, now())).key;
-  }
 
   // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.
   const refill = () =>
@@ -53,6 +57,13 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       (err) => app.log.error({ err }, 'monthly refill failed'),
     );
   await refill();
+  // Retention (issue 17): at boot and at every UTC midnight; idempotent, so every instance may run it.
+  const prune = () =>
+    pruneOld(store, now(), config.usageRetentionDays).then(
+      (r) => app.log.info(r, 'pruned old usage and request windows'),
+      (err) => app.log.error({ err }, 'pruning failed'),
+    );
+  await prune();
 
   const address = await app.listen({ host: config.host, port: config.port });
   const url = new URL(address);
@@ -63,6 +74,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
   }
   out(`listening on ${url.origin}`);
+
+  rebuilds.onDay.push(() => void prune());
 
   let monthly: NodeJS.Timeout;
   const atMonthStart = () => {

@@ -3,7 +3,7 @@
 //   starting balance = current balance + points of every 200 the clients received + lost
 // where `lost` (charged, but the answer never arrived) is at least 0 and at most the points of the
 // requests that were in flight when the process died (each one failed on the client with a
-// network error). SQLite always; PostgreSQL when KURS_TEST_DATABASE_URL is set.
+// network error). `kurs audit` then finds the ledger agreeing with every balance. SQLite always; PostgreSQL when KURS_TEST_DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -82,6 +82,12 @@ async function crashRounds(databaseUrl: string): Promise<string[]> {
     assert.ok(unexplained <= COST * t.lost, `${unexplained} points charged beyond the in-flight bound: ${context}`);
     report.push(`${context}; charged but unanswered ${unexplained / COST}`);
   }
+  // The ledger is written in each charge's own transaction, so its crash bound is 0: after every
+  // kill it must still add up to every balance exactly (`kurs audit` exits non-zero otherwise).
+  const audit = kursJson<{ accounts: number; unreconciled: unknown[] }>(['audit'], databaseUrl);
+  assert.equal(audit.accounts, ACCOUNTS);
+  assert.deepEqual(audit.unreconciled, []);
+  report.push(`kurs audit: ${audit.accounts} accounts, all reconciled (off by 0)`);
   return report;
 }
 

@@ -145,6 +145,7 @@ describe('/openapi.json with the admin API on', () => {
       '/admin/v1/accounts/{account_id}/topup': { post: ['200', '400', '404', '413', '415', '422'] },
       '/admin/v1/accounts/{account_id}/usage': { get: ['200', '404', '422'] },
       '/admin/v1/accounts/{account_id}/keys': { get: ['200', '404', '422'], post: ['201', '400', '404', '413', '415', '422'] },
+      '/admin/v1/accounts/{account_id}/ledger': { get: ['200', '404', '422'] },
       '/admin/v1/keys/{key_id}': { delete: ['200', '404', '422'] },
       '/admin/v1/refill': { post: ['200', '400', '413', '415'] },
     };

@@ -24,7 +24,7 @@ describe('GET /v1/usage', () => {
   });
 
   test('reports plan, balance, expiry and every keyed request today and this month, at no cost', async () => {
-    const { key, accountId } = await t.key({ plan: 'starter', points: 50, expiresAt: '2026-12-31T23:59:59.999Z' });
+    const { key, accountId, keyId } = await t.key({ plan: 'starter', points: 50, expiresAt: '2026-12-31T23:59:59.999Z' });
     assert.equal((await get('/v1/EUR/latest', key)).statusCode, 200);
     assert.equal((await get('/v1/rate/EUR/USD', key)).statusCode, 200);
     assert.equal((await get('/v1/rate/EUR/ZZZ', key)).statusCode, 422);
@@ -51,6 +51,8 @@ describe('GET /v1/usage', () => {
       requests_per_minute: 60,
       today: { date: '2026-04-14', requests: 4, points: 2 },
       month: { month: '2026-04', requests: 14, points: 11 },
+      // The counts flushed without a key belong to the account, not to this key.
+      key: { key_id: keyId, today: { requests: 4, points: 2 }, month: { requests: 4, points: 2 } },
     });
     // The usage request itself counts as a request, and costs nothing.
     const again = (await get('/v1/usage', key)).json();
@@ -98,16 +100,16 @@ describe('UsageRecorder', () => {
     await store.migrate();
     const usage = new UsageRecorder(store, () => undefined);
     try {
-      usage.record('acc_1', SEED_TODAY, 1);
-      usage.record('acc_1', SEED_TODAY, 0);
+      usage.record('acc_1', 'key_1', SEED_TODAY, 1);
+      usage.record('acc_1', 'key_1', SEED_TODAY, 0);
       await sql`alter table usage_daily rename to usage_away`.execute(store.db);
       await assert.rejects(usage.flush());
-      usage.record('acc_1', SEED_TODAY, 1);
+      usage.record('acc_1', 'key_1', SEED_TODAY, 1);
       await sql`alter table usage_away rename to usage_daily`.execute(store.db);
       assert.deepEqual((await usage.days('acc_1', '2026-04-14', '2026-04-14')).map((u) => [u.requests, u.points]), [[3, 2]]);
       await usage.flush();
       await usage.flush();
-      usage.record('acc_1', new Date('2026-04-15T00:00:01Z'), 4);
+      usage.record('acc_1', 'key_1', new Date('2026-04-15T00:00:01Z'), 4);
       await usage.stop();
       assert.deepEqual(await store.usageDays('acc_1', '2026-04-01', '2026-04-30'), [
         { accountId: 'acc_1', day: '2026-04-14', requests: 3, points: 2 },

@@ -1,5 +1,5 @@
 // Account and key operations shared by the CLI, the first-start bootstrap and (later) the admin API.
-import type { Account, AccountPatch, Store } from '../store/store.js';
+import type { Account, AccountPatch, LedgerActor, Store } from '../store/store.js';
 import { displayPrefix, generateKey, hashKey, newAccountId, newKeyId } from './keys.js';
 
 export interface CreatedKey {
@@ -30,6 +30,8 @@ export interface CreateKeyOptions {
   points?: number;
   expiresAt?: string | null;
   accountId?: string;
+  /** Who asks, for the ledger (default 'cli'). */
+  actor?: LedgerActor;
 }
 
 /** A new key on a new account (plan, points, expiry) or, with `accountId`, on an existing one. */
@@ -44,18 +46,18 @@ export async function createKey(store: Store, opts: CreateKeyOptions, now: Date)
     const plan = await store.getPlan(planId);
     if (!plan) throw noPlan(planId);
     account = { id: newAccountId(), planId: plan.id, points: opts.points ?? plan.monthlyPoints, expiresAt: opts.expiresAt ?? null, createdAt };
-    await store.createAccount(account);
+    await store.createAccount(account, opts.actor);
   }
   const key = generateKey();
   const keyId = newKeyId();
-  await store.createKey({ id: keyId, accountId: account.id, hash: hashKey(key), prefix: displayPrefix(key), createdAt, revokedAt: null });
+  await store.createKey({ id: keyId, accountId: account.id, hash: hashKey(key), prefix: displayPrefix(key), createdAt, revokedAt: null }, opts.actor);
   return { key, key_id: keyId, account_id: account.id, plan: account.planId, points: account.points, expires_at: account.expiresAt };
 }
 
 /** Changes an account's plan or expiry; an unknown plan or account is an AccessError. */
-export async function updateAccount(store: Store, id: string, patch: AccountPatch): Promise<Account> {
+export async function updateAccount(store: Store, id: string, patch: AccountPatch, actor: LedgerActor): Promise<Account> {
   if (patch.planId !== undefined && !(await store.getPlan(patch.planId))) throw noPlan(patch.planId);
-  const updated = await store.updateAccount(id, patch);
+  const updated = await store.updateAccount(id, patch, actor);
   if (!updated) throw noAccount(id);
   return updated;
 }

@@ -1,5 +1,5 @@
-// Requests and points per account and UTC day, for GET /v1/usage, `kurs usage` and the admin API.
-// Counting adds no database write per request: counts gather in memory per (account, day) and are
+// Requests and points per account, key and UTC day, for GET /v1/usage, `kurs usage` and the admin API.
+// Counting adds no database write per request: counts gather in memory per (account, key, day) and are
 // written in one batch every second and on shutdown, so a crash loses at most the last interval's
 // counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
 import { utcDay, utcStamp } from '../blend/freshness.js';
@@ -19,18 +19,18 @@ export class UsageRecorder {
   ) {}
 
   /** One request by a valid key; `points` is what it was charged (0 unless 2xx). */
-  record(accountId: string, at: Date, points: number): void {
-    this.add(accountId, utcDay(at), 1, points);
+  record(accountId: string, keyId: string, at: Date, points: number): void {
+    this.add(accountId, keyId, utcDay(at), 1, points);
   }
 
-  private add(accountId: string, day: string, requests: number, points: number): void {
-    const key = `${accountId} ${day}`;
+  private add(accountId: string, keyId: string, day: string, requests: number, points: number): void {
+    const key = `${accountId} ${keyId} ${day}`;
     const row = this.pending.get(key);
     if (row) {
       row.requests += requests;
       row.points += points;
     } else {
-      this.pending.set(key, { accountId, day, requests, points });
+      this.pending.set(key, { accountId, keyId, day, requests, points });
     }
   }
 
@@ -54,7 +54,7 @@ export class UsageRecorder {
       try {
         await this.store.addUsage(batch);
       } catch (err) {
-        for (const u of batch) this.add(u.accountId, u.day, u.requests, u.points);
+        for (const u of batch) this.add(u.accountId, u.keyId ?? '', u.day, u.requests, u.points);
         throw err;
       }
     });
@@ -69,11 +69,25 @@ export class UsageRecorder {
     });
   }
 
+  /** The same per key (`keyId` set on every row). */
+  keyDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    return this.exclusive(async () => {
+      const stored = await this.store.usageByKey(accountId, fromDay, toDay);
+      const unwritten = [...this.pending.values()].filter((u) => u.accountId === accountId && u.day >= fromDay && u.day <= toDay);
+      return [...stored, ...unwritten];
+    });
+  }
+
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.lock.then(fn, fn);
     this.lock = run.catch(() => undefined);
     return run;
   }
+}
+
+interface Counts {
+  requests: number;
+  points: number;
 }
 
 export interface UsageReport {
@@ -84,18 +98,29 @@ export interface UsageReport {
   expires_at: string | null;
   monthly_points: number;
   requests_per_minute: number | null;
-  today: { date: string; requests: number; points: number };
-  month: { month: string; requests: number; points: number };
+  today: { date: string } & Counts;
+  month: { month: string } & Counts;
+}
+
+/** One key's share of the account's usage today and this month. */
+export interface KeyUsage {
+  key_id: string;
+  today: Counts;
+  month: Counts;
 }
 
 export type DaysReader = (accountId: string, fromDay: string, toDay: string) => Promise<UsageDay[]>;
 
+const sum = (list: UsageDay[]): Counts => list.reduce((t, u) => ({ requests: t.requests + u.requests, points: t.points + u.points }), { requests: 0, points: 0 });
+const monthOf = (now: Date) => {
+  const today = utcDay(now);
+  return { today, month: today.slice(0, 7), first: `${today.slice(0, 7)}-01` };
+};
+
 /** An account's plan, balance, expiry and usage today and this calendar month (UTC). */
 export async function usageReport(read: DaysReader, account: Account, plan: Plan, now: Date): Promise<UsageReport> {
-  const today = utcDay(now);
-  const month = today.slice(0, 7);
-  const rows = await read(account.id, `${month}-01`, today);
-  const sum = (list: UsageDay[]) => list.reduce((t, u) => ({ requests: t.requests + u.requests, points: t.points + u.points }), { requests: 0, points: 0 });
+  const { today, month, first } = monthOf(now);
+  const rows = await read(account.id, first, today);
   return {
     account_id: account.id,
     plan: plan.id,
@@ -106,6 +131,17 @@ export async function usageReport(read: DaysReader, account: Account, plan: Plan
     today: { date: today, ...sum(rows.filter((u) => u.day === today)) },
     month: { month, ...sum(rows) },
   };
+}
+
+/** Per key, today and this month; `''` stands for counts from before keys were counted. */
+export async function keyUsage(readByKey: DaysReader, accountId: string, now: Date): Promise<KeyUsage[]> {
+  const { today, first } = monthOf(now);
+  const rows = await readByKey(accountId, first, today);
+  const ids = [...new Set(rows.map((u) => u.keyId ?? ''))].sort();
+  return ids.map((id) => {
+    const mine = rows.filter((u) => (u.keyId ?? '') === id);
+    return { key_id: id, today: sum(mine.filter((u) => u.day === today)), month: sum(mine) };
+  });
 }
 
 /** The report for an account id; an unknown account is an AccessError. */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { AccessError, createKey, parseExpiry, updateAccount } from '../access/accounts.js';
 import { refillAccounts } from '../access/refill.js';
-import { accountUsage } from '../access/usage.js';
+import { accountUsage, keyUsage } from '../access/usage.js';
 import type { Account } from '../store/store.js';
 import { CliError, print, printJson, table, wholeNumber, withRuntime } from './util.js';
 
@@ -31,7 +31,7 @@ export function accessCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { plan: string; points?: number; expires?: string; account?: string; json?: boolean }) => {
       const created = await withRuntime(({ store }) =>
-        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account }, new Date()).catch(cliAccessError),
+        createKey(store, { plan: o.plan, points: o.points, expiresAt: o.expires, accountId: o.account, actor: 'cli' }, new Date()).catch(cliAccessError),
       );
       if (o.json) return printJson(created);
       print(`key ${created.key}\n(shown only now; Kurs stores only its hash)\nkey_id ${created.key_id}  account ${created.account_id}  plan ${created.plan}  points ${created.points}  expires ${created.expires_at ?? 'never'}`);
@@ -40,7 +40,7 @@ export function accessCommands(program: Command): void {
     .command('revoke <key_id>')
     .description('revoke a key; its account and balance stay')
     .action(async (keyId: string) => {
-      if (!(await withRuntime(({ store }) => store.revokeKey(keyId)))) throw new CliError(`no live key ${keyId}`);
+      if (!(await withRuntime(({ store }) => store.revokeKey(keyId, 'cli')))) throw new CliError(`no live key ${keyId}`);
       print(`revoked ${keyId}`);
     });
   keys
@@ -80,7 +80,7 @@ export function accessCommands(program: Command): void {
     .description('add points to an account')
     .requiredOption('--points <n>', 'points to add', wholeNumber('--points'))
     .action(async (id: string, o: { points: number }) => {
-      const balance = await withRuntime(({ store }) => store.topUp(id, o.points));
+      const balance = await withRuntime(({ store }) => store.topUp(id, o.points, 'cli'));
       if (balance === undefined) throw new CliError(`no account ${id}`);
       print(`account ${id}: ${balance} points`);
     });
@@ -92,7 +92,7 @@ export function accessCommands(program: Command): void {
     .option('--no-expiry', 'remove the expiry')
     .action(async (id: string, o: { plan?: string; expires?: string; expiry: boolean }) => {
       if (o.expires !== undefined && !o.expiry) throw new CliError('give either --expires or --no-expiry, not both');
-      const updated = await withRuntime(({ store }) => updateAccount(store, id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null }).catch(cliAccessError));
+      const updated = await withRuntime(({ store }) => updateAccount(store, id, { planId: o.plan, expiresAt: o.expiry ? o.expires : null }, 'cli').catch(cliAccessError));
       print(`account ${id}: plan ${updated.planId}, expires ${updated.expiresAt ?? 'never'}`);
     });
   accounts
@@ -108,12 +108,21 @@ export function accessCommands(program: Command): void {
   program
     .command('usage <account_id>')
     .description("an account's plan, balance, expiry and requests and points used today and this month (UTC)")
+    .option('--by-key', 'also split today and this month by key')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
-      const u = await withRuntime(({ store }) => accountUsage(store, (...a) => store.usageDays(...a), id, new Date()).catch(cliAccessError));
-      if (o.json) return printJson(u);
+    .action(async (id: string, o: { byKey?: boolean; json?: boolean }) => {
+      const now = new Date();
+      const [u, keys] = await withRuntime(async ({ store }) => {
+        const report = await accountUsage(store, (...a) => store.usageDays(...a), id, now).catch(cliAccessError);
+        return [report, o.byKey ? await keyUsage((...a) => store.usageByKey(...a), id, now) : undefined] as const;
+      });
+      if (o.json) return printJson(keys ? { ...u, keys } : u);
       print(`account ${u.account_id}  plan ${u.plan}  points ${u.points}  expires ${u.expires_at ?? 'never'}`);
       print(table([['PERIOD', 'REQUESTS', 'POINTS'], [`today ${u.today.date}`, String(u.today.requests), String(u.today.points)], [`month ${u.month.month}`, String(u.month.requests), String(u.month.points)]]));
+      if (keys) {
+        const row = (k: (typeof keys)[number]) => [k.key_id || '(before per-key counts)', String(k.today.requests), String(k.today.points), String(k.month.requests), String(k.month.points)];
+        print(table([['KEY_ID', 'TODAY REQUESTS', 'TODAY POINTS', 'MONTH REQUESTS', 'MONTH POINTS'], ...keys.map(row)]));
+      }
     });
 
   program

@@ -4,6 +4,8 @@ import { ConfigError } from '../config.js';
 import { accessCommands } from './access-commands.js';
 import { dataCommands } from './data-commands.js';
 import { mcpCommand } from './mcp-command.js';
+import { keepCommands } from './keep-commands.js';
+import { ledgerCommands } from './ledger-commands.js';
 import { CliError } from './util.js';
 
 export function buildProgram(): Command {
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
   dataCommands(program);
   accessCommands(program);
   mcpCommand(program);
+  ledgerCommands(program);
+  keepCommands(program);
   program.commands.forEach(function inherit(cmd: Command) {
     cmd.exitOverride();
     cmd.commands.forEach(inherit);

@@ -135,7 +135,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     v1.addHook('onResponse', (request, _reply, done) => {
-      if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
+      if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
       done();
     });
     usageRoutes(v1, deps, usage);

@@ -2,7 +2,7 @@
 // `admin` tag. Kept apart from openapi.ts, which merges ADMIN_DOCS into ROUTE_DOCS; like the routes
 // themselves, these appear in the document only when KURS_ADMIN_TOKEN is set.
 import type { RouteDoc } from './openapi.js';
-import { AdminAccount, AdminAccounts, AdminCreatedKey, AdminKeys, AdminPlans, AdminRefill, AdminRevoked, Usage } from './schemas.js';
+import { AdminAccount, AdminAccounts, AdminCreatedKey, AdminKeys, AdminLedger, AdminPlans, AdminRefill, AdminRevoked, Usage } from './schemas.js';
 
 export const ADMIN_SECURITY: { [scheme: string]: string[] }[] = [{ bearer: [] }];
 export const ADMIN_SECURITY_SCHEME = {
@@ -42,8 +42,9 @@ export const ADMIN_DOCS: Record<string, RouteDoc> = {
   }),
   'GET /admin/v1/accounts/:account_id': doc({ summary: 'Read an account', ok: AdminAccount, errors: [404, 422], fields: accountId }),
   'PATCH /admin/v1/accounts/:account_id': doc({
-    summary: 'Change plan or expiry', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, plan: { description: 'the new plan id, from GET /admin/v1/plans', example: 'business' }, expires_at: accountBody.expires_at },
-    bodyExample: { plan: 'business', expires_at: null }, description: 'At least one of `plan` and `expires_at`; an absent field is left as it is.',
+    summary: 'Change plan, expiry or balance', ok: AdminAccount, errors: [404, ...BODY_ERRORS],
+    fields: { ...accountId, plan: { description: 'the new plan id, from GET /admin/v1/plans', example: 'business' }, expires_at: accountBody.expires_at, points: { description: 'set the balance to exactly this (a correction, recorded as an `admin_edit` in the ledger)', example: 500 } },
+    bodyExample: { plan: 'business', expires_at: null }, description: 'At least one of `plan`, `expires_at` and `points`; an absent field is left as it is. Each change is recorded in the account\'s ledger.',
   }),
   'POST /admin/v1/accounts/:account_id/topup': doc({
     summary: 'Add points', ok: AdminAccount, errors: [404, ...BODY_ERRORS], fields: { ...accountId, points: { description: 'whole points to add, 1 to 1e12', example: 500 } },
@@ -52,6 +53,11 @@ export const ADMIN_DOCS: Record<string, RouteDoc> = {
   'GET /admin/v1/accounts/:account_id/usage': doc({
     summary: 'Read an account\'s usage', ok: Usage, errors: [404, 422], fields: accountId,
     description: 'What the account\'s own key sees at GET /v1/usage, counts not yet written included.',
+  }),
+  'GET /admin/v1/accounts/:account_id/ledger': doc({
+    summary: 'Read an account\'s points ledger', ok: AdminLedger, errors: [404, 422],
+    fields: { ...accountId, limit: { description: 'only the newest this many entries (1 to 10000); default all', example: 100 } },
+    description: 'Every change of the balance (opening, top-ups, refills, edits, plan and expiry changes, key events) with its actor; charges are one entry per UTC day. `kurs accounts history` over HTTP.',
   }),
   'GET /admin/v1/accounts/:account_id/keys': doc({ summary: 'List an account\'s keys', ok: AdminKeys, errors: [404, 422], fields: accountId, description: 'Ids and prefixes only, never a whole key.' }),
   'POST /admin/v1/accounts/:account_id/keys': doc({

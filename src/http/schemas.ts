@@ -134,10 +134,15 @@ export const Usage = envelope(
     requests_per_minute: Nullable(Type.Integer({ minimum: 1, description: 'null: no per-minute limit' })),
     today: Type.Object({ date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
     month: Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), requests: Count, points: Count }, { additionalProperties: false }),
+    key: Type.Optional(Type.Object(
+      { key_id: Type.String(), today: Type.Object({ requests: Count, points: Count }, { additionalProperties: false }), month: Type.Object({ requests: Count, points: Count }, { additionalProperties: false }) },
+      { additionalProperties: false, description: 'GET /v1/usage only: the calling key\'s own share of today and this month' },
+    )),
   },
   {
     code: 200, message: 'usage of account acc_3fK9c2a71d0eQx4Z', account_id: 'acc_3fK9c2a71d0eQx4Z', plan: 'business', points: 998, expires_at: null, monthly_points: 1000000, requests_per_minute: null,
     today: { date: '2026-04-14', requests: 3, points: 2 }, month: { month: '2026-04', requests: 41, points: 38 },
+    key: { key_id: 'key_8Hq2mZr0TcW1vN5e', today: { requests: 2, points: 1 }, month: { requests: 30, points: 29 } },
   },
   'The account\'s plan, balance, expiry, and requests and points used today and this month (UTC)',
 );
@@ -188,6 +193,29 @@ export const AdminPlans = envelope(
   },
   { code: 200, message: '1 plans', plans: [{ plan: 'starter', name: 'Starter', monthly_points: 1000, requests_per_minute: 60, endpoints: ['latest', 'rate', 'convert', 'banks', 'currencies'] }] },
   'The plans accounts can be on',
+);
+
+const LedgerRow = Type.Object(
+  {
+    id: Type.Integer(), at: Stamp,
+    kind: Type.Union(['open', 'topup', 'refill', 'charge', 'plan_change', 'expiry_change', 'admin_edit', 'key_create', 'key_revoke'].map((k) => Type.Literal(k))),
+    amount: Type.Integer({ description: 'signed: credits positive, charges negative, events 0' }),
+    balance: Type.Integer({ description: 'the balance after the entry; for a day\'s charges, after the last of them' }),
+    actor: Type.Union(['cli', 'admin-api', 'refill', 'charge', 'server', 'migration'].map((k) => Type.Literal(k))),
+    detail: Nullable(Type.String()), requests: Type.Integer({ minimum: 0, description: 'charged requests in a charge row (one row per account and UTC day)' }),
+  },
+  { additionalProperties: false },
+);
+export const AdminLedger = envelope(
+  { account_id: AccountId, entries: Type.Array(LedgerRow) },
+  {
+    code: 200, message: '2 ledger entries of account acc_3fK9c2a71d0eQx4Z', account_id: 'acc_3fK9c2a71d0eQx4Z',
+    entries: [
+      { id: 1, at: '2026-04-14 12:00:00', kind: 'open', amount: 1000, balance: 1000, actor: 'admin-api', detail: 'plan starter', requests: 0 },
+      { id: 3, at: '2026-04-14 18:02:11', kind: 'charge', amount: -38, balance: 962, actor: 'charge', detail: null, requests: 38 },
+    ],
+  },
+  'The account\'s points ledger, oldest first: every change of its balance and its key events',
 );
 
 export const AdminRefill = envelope(

@@ -141,6 +141,8 @@ describe('the rebuild queue', () => {
     let clock = new Date('2026-04-14T23:59:59.500Z');
     const fresh = new Market(store, SOURCES, 0);
     const q = queue(() => clock, fresh);
+    let daySteps = 0;
+    q.onDay.push(() => daySteps++);
     await q.boot();
     assert.equal(fresh.current.builtAt.toISOString(), '2026-04-14T23:59:59.500Z');
     clock = new Date('2026-04-15T00:00:01.000Z');
@@ -148,5 +150,6 @@ describe('the rebuild queue', () => {
     await eventually(() => fresh.current.builtAt.getTime() === clock.getTime(), 4_000);
     assert.equal(fresh.current.builtAt.toISOString(), '2026-04-15T00:00:01.000Z');
     assert.deepEqual(logged, ['rates rebuilt for the new day']);
+    assert.equal(daySteps, 1, 'the day-boundary steps (retention) ran once');
   });
 });

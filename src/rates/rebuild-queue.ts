@@ -31,6 +31,8 @@ export interface RebuildQueueDeps {
 export class RebuildQueue {
   /** Run in order after each rebuild from new data; a failing step is logged and does not undo it. */
   readonly onData: DataHook[] = [];
+  /** Steps run at each UTC day boundary beside the forced rebuild (retention, say). */
+  readonly onDay: (() => void)[] = [];
   /** The data version of the last successful rebuild. */
   private built: number | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -119,6 +121,7 @@ export class RebuildQueue {
     const now = this.deps.now().getTime();
     this.midnight = setTimeout(() => {
       void this.dayBoundary();
+      for (const step of this.onDay) step();
       this.armDayBoundary();
     }, DAY_MS - (now % DAY_MS) + DAY_MARGIN_MS);
     this.midnight.unref();

@@ -3,22 +3,49 @@
 // transaction charges a whole batch of requests. It locks the batch's account rows, grants in arrival
 // order while each balance covers the cost (a request is refused only if, at its turn, the balance is
 // below its cost: the same as running them one by one), writes the new balances, and commits; only
-// then does the meter answer the waiting requests.
+// then does the meter answer the waiting requests. Both also add what they took to the account's
+// charge row of the UTC day in the ledger (issue 17), in the same transaction: one more statement per
+// account per batch, not per request, and a ledger that never disagrees with the balance.
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { ChargeRequest, ChargeResult } from './store.js';
 
+/** The day's charge row of the ledger: created by the first charge of the day, added to by the rest
+ *  (SQLite's prepared form of chargeOne's upsert; PostgreSQL's is in migration 0006's function). */
+const CHARGE_ROW = `insert into ledger (account_id, at, kind, amount, balance, actor, charge_day, requests)
+  values (?, ?, 'charge', ?, ?, 'charge', ?, ?)
+  on conflict (account_id, charge_day) do update
+  set amount = ledger.amount + excluded.amount, balance = excluded.balance, at = excluded.at, requests = ledger.requests + excluded.requests`;
+
 /** One conditional UPDATE: the balance check and the decrement are a single atomic statement. */
 export async function chargeOne(db: Kysely<Database>, accountId: string, cost: number): Promise<ChargeResult> {
-  const r = await db
-    .updateTable('accounts')
-    .set((eb) => ({ points: eb('points', '-', cost) }))
-    .where('id', '=', accountId)
-    .where('points', '>=', cost)
-    .returning('points')
-    .executeTakeFirst();
-  if (r) return { ok: true, remaining: Number(r.points) };
+  const charged = await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('accounts')
+      .set((eb) => ({ points: eb('points', '-', cost) }))
+      .where('id', '=', accountId)
+      .where('points', '>=', cost)
+      .returning('points')
+      .executeTakeFirst();
+    if (r && cost > 0) {
+      const at = new Date().toISOString();
+      await trx
+        .insertInto('ledger')
+        .values({ account_id: accountId, at, kind: 'charge', amount: -cost, balance: Number(r.points), actor: 'charge', charge_day: at.slice(0, 10), requests: 1 })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'charge_day']).doUpdateSet((eb) => ({
+            amount: eb('ledger.amount', '+', eb.ref('excluded.amount')),
+            balance: eb.ref('excluded.balance'),
+            at: eb.ref('excluded.at'),
+            requests: eb('ledger.requests', '+', eb.ref('excluded.requests')),
+          })),
+        )
+        .execute();
+    }
+    return r;
+  });
+  if (charged) return { ok: true, remaining: Number(charged.points) };
   const left = await db.selectFrom('accounts').select('points').where('id', '=', accountId).executeTakeFirst();
   return { ok: false, remaining: left ? Number(left.points) : 0 };
 }
@@ -47,18 +74,27 @@ export function sqliteCharger(db: Kysely<Database>, raw: BetterSqlite3.Database)
   const prepare = () => {
     const select = raw.prepare<[string], number>('select points from accounts where id = ?').pluck();
     const update = raw.prepare<[number, string]>('update accounts set points = ? where id = ?');
+    const ledger = raw.prepare<[string, string, number, number, string, number]>(CHARGE_ROW);
     return raw.transaction((items: readonly ChargeRequest[]): ChargeResult[] => {
       const balance = new Map<string, number | undefined>();
       for (const id of [...new Set(items.map((i) => i.accountId))].sort()) balance.set(id, select.get(id));
       const before = new Map(balance);
+      const granted = new Map<string, number>();
       const results = items.map(({ accountId, cost }): ChargeResult => {
         const b = balance.get(accountId);
         if (b === undefined) return { ok: false, remaining: 0 };
         if (b < cost) return { ok: false, remaining: b };
         balance.set(accountId, b - cost);
+        granted.set(accountId, (granted.get(accountId) ?? 0) + 1);
         return { ok: true, remaining: b - cost };
       });
-      for (const [id, b] of balance) if (b !== undefined && b !== before.get(id)) update.run(b, id);
+      const at = new Date().toISOString();
+      for (const [id, b] of balance) {
+        const was = before.get(id);
+        if (b === undefined || was === undefined || b === was) continue;
+        update.run(b, id);
+        ledger.run(id, at, b - was, b, at.slice(0, 10), granted.get(id)!);
+      }
       return results;
     });
   };

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { SqliteSync } from '../config.js';
 import type { Database } from './schema.js';
 import { SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
@@ -17,8 +18,8 @@ export interface PgOptions {
 
 export const PG_DEFAULTS: PgOptions = { poolSize: 10, connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
 
-export async function openStore(url: string, pgOptions: PgOptions = PG_DEFAULTS): Promise<Store> {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+export async function openStore(url: string, pgOptions: PgOptions = PG_DEFAULTS, sqliteSync: SqliteSync = 'normal'): Promise<Store> {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), sqliteSync);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, pgOptions);
   throw new Error(`unsupported database URL: ${redactDbUrl(url)}`);
 }
@@ -37,12 +38,13 @@ export function openPostgres(url: string, options: Partial<PgOptions> = {}): Sto
   return new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 
-export function openSqlite(path: string): Store {
+export function openSqlite(path: string, sync: SqliteSync = 'normal'): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
-  // WAL: readers never wait for the writer; NORMAL sync is durable across process crashes in WAL mode.
+  // WAL: readers never wait for the writer; NORMAL sync is durable across process crashes in WAL mode,
+  // FULL (KURS_SQLITE_SYNC=full) also across power loss: an fsync of the WAL at every commit.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   return new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', sqlite);

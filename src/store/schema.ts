@@ -72,6 +72,8 @@ export interface UsageDailyTable {
   account_id: string;
   /** UTC day, YYYY-MM-DD. */
   day: string;
+  /** The key that made the requests (0006); '' for counts from before keys were counted. */
+  key_id: string;
   requests: number;
   points: number;
 }
@@ -83,6 +85,31 @@ export interface RequestWindowTable {
   count: number;
 }
 
+/** The points ledger (0006): one row per balance change; charges one row per account and UTC day. */
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  at: string;
+  kind: string;
+  /** Signed: credits positive, charges negative. */
+  amount: number;
+  /** The balance after this entry (for a day's charges: after the last of them). */
+  balance: number;
+  actor: string;
+  detail: string | null;
+  /** UTC day of a charge row; null on every other kind. */
+  charge_day: string | null;
+  /** Charged requests in a charge row; 0 otherwise. */
+  requests: Generated<number>;
+}
+
+/** `kurs copy` runs on this database as a target, by source (0006). */
+export interface CopyRunTable {
+  source: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
@@ -92,4 +119,6 @@ export interface Database {
   source_health: SourceHealthTable;
   usage_daily: UsageDailyTable;
   request_windows: RequestWindowTable;
+  ledger: LedgerTable;
+  copy_runs: CopyRunTable;
 }

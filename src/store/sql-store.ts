@@ -4,6 +4,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
 import { addDays } from '../blend/freshness.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
+import { advisoryLocked } from './advisory-lock.js';
+import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
 import type { EndpointId } from '../config.js';
@@ -11,6 +13,7 @@ import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
   Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
 
 const toPlan = (r: Selectable<PlanTable>): Plan => ({
@@ -74,11 +77,8 @@ export class SqlStore implements Store {
     return r && toPlan(r);
   }
 
-  async createAccount(a: Account): Promise<void> {
-    await this.db
-      .insertInto('accounts')
-      .values({ id: a.id, plan_id: a.planId, points: a.points, expires_at: a.expiresAt, created_at: a.createdAt })
-      .execute();
+  createAccount(a: Account, actor: LedgerActor = 'cli'): Promise<void> {
+    return ledger.createAccount(this.db, a, actor);
   }
 
   async getAccount(id: string): Promise<Account | undefined> {
@@ -90,43 +90,28 @@ export class SqlStore implements Store {
     return (await this.db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute()).map(toAccount);
   }
 
-  async updateAccount(id: string, patch: AccountPatch): Promise<Account | undefined> {
-    const set: Partial<AccountTable> = {};
-    if (patch.planId !== undefined) set.plan_id = patch.planId;
-    if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
-    if (Object.keys(set).length > 0) await this.db.updateTable('accounts').set(set).where('id', '=', id).execute();
-    return this.getAccount(id);
+  async updateAccount(id: string, patch: AccountPatch, actor: LedgerActor = 'cli'): Promise<Account | undefined> {
+    return (await ledger.updateAccount(this.db, id, patch, actor)) ? this.getAccount(id) : undefined;
   }
 
-  async topUp(id: string, points: number): Promise<number | undefined> {
-    const r = await this.db
-      .updateTable('accounts')
-      .set((eb) => ({ points: eb('points', '+', points) }))
-      .where('id', '=', id)
-      .returning('points')
-      .executeTakeFirst();
-    return r && Number(r.points);
+  topUp(id: string, points: number, actor: LedgerActor = 'cli'): Promise<number | undefined> {
+    return ledger.topUp(this.db, id, points, actor);
+  }
+
+  setPoints(id: string, points: number, actor: LedgerActor, reason?: string): Promise<number | undefined> {
+    return ledger.setPoints(this.db, id, points, actor, reason);
   }
 
   async hasAccounts(): Promise<boolean> {
     return (await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  async createKey(k: KeyRecord & { hash: string }): Promise<void> {
-    await this.db
-      .insertInto('api_keys')
-      .values({ id: k.id, account_id: k.accountId, hash: k.hash, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt })
-      .execute();
+  createKey(k: KeyRecord & { hash: string }, actor: LedgerActor = 'cli'): Promise<void> {
+    return ledger.createKey(this.db, k, actor);
   }
 
-  async revokeKey(id: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+  revokeKey(id: string, actor: LedgerActor = 'cli'): Promise<boolean> {
+    return ledger.revokeKey(this.db, id, actor);
   }
 
   async listKeys(accountId?: string): Promise<KeyRecord[]> {
@@ -251,11 +236,39 @@ export class SqlStore implements Store {
     return usage.usageDays(this.db, accountId, fromDay, toDay);
   }
 
+  usageByKey(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    return usage.usageByKey(this.db, accountId, fromDay, toDay);
+  }
+
   hitRequestWindow(accountId: string, windowStart: number): Promise<number> {
     return usage.hitRequestWindow(this.db, accountId, windowStart);
   }
 
   refill(period: string, periodStart: string): Promise<number> {
-    return usage.refill(this.db, period, periodStart);
+    return ledger.refill(this.db, this.dialect, period, periodStart);
+  }
+
+  // The points ledger and retention (issue 17): SQL in ledger-sql.ts and usage-sql.ts.
+
+  ledger(accountId: string, limit?: number): Promise<LedgerEntry[]> {
+    return ledger.ledgerOf(this.db, accountId, limit);
+  }
+
+  ledgerSums(): Promise<LedgerSums[]> {
+    return ledger.ledgerSums(this.db);
+  }
+
+  prune(beforeDay: string, beforeMs: number): Promise<{ usage: number; windows: number }> {
+    return usage.prune(this.db, beforeDay, beforeMs);
+  }
+
+  /** SQLite serves one process per file: holders in this process take turns. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') return advisoryLocked(this.db, name, fn);
+    const run = (this.turns.get(name) ?? Promise.resolve()).then(fn, fn);
+    this.turns.set(name, run.catch(() => undefined));
+    return run;
   }
 }

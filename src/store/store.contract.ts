@@ -207,5 +207,82 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.equal(a + b, 3);
       assert.deepEqual(await points(), { acc_low: 1_000, acc_high: 5_000, acc_new: 100_000 });
     }));
+
+    // The points ledger, usage per key and retention (issue 17).
+    test('ledger: every balance change is appended with its actor, and the sums reconcile', withStore(async (store) => {
+      await store.createAccount({ id: 'acc_1', planId: 'starter', points: 100, expiresAt: null, createdAt: '2026-03-01T00:00:00.000Z' }, 'admin-api');
+      await store.createKey({ id: 'key_1', accountId: 'acc_1', hash: 'c'.repeat(64), prefix: 'abcdefgh', createdAt: NOW, revokedAt: null }, 'admin-api');
+      assert.equal(await store.topUp('acc_1', 50, 'cli'), 150);
+      await store.chargeBatch([{ accountId: 'acc_1', cost: 3 }, { accountId: 'acc_1', cost: 2 }]);
+      await store.chargeBatch([{ accountId: 'acc_1', cost: 5 }, { accountId: 'acc_1', cost: 500 }]);
+      await store.charge('acc_1', 4);
+      await store.updateAccount('acc_1', { planId: 'professional', expiresAt: '2027-01-01T00:00:00.000Z' }, 'cli');
+      await store.updateAccount('acc_1', { planId: 'professional' }, 'cli');
+      assert.equal(await store.setPoints('acc_1', 30, 'cli', 'goodwill'), 136);
+      assert.equal(await store.setPoints('acc_none', 30, 'cli'), undefined);
+      assert.equal(await store.revokeKey('key_1', 'admin-api'), true);
+      assert.equal(await store.refill('2026-04', '2026-04-01T00:00:00.000Z'), 1);
+      const entries = await store.ledger('acc_1');
+      const charge = entries.find((e) => e.kind === 'charge')!;
+      // Charges of one UTC day share one row: 3 granted requests of the batches and 1 direct charge.
+      assert.deepEqual([charge.amount, charge.requests, charge.actor], [-14, 4, 'charge']);
+      assert.deepEqual(
+        entries.filter((e) => e.kind !== 'charge').map((e) => [e.kind, e.amount, e.balance, e.actor]),
+        [
+          ['open', 100, 100, 'admin-api'],
+          ['key_create', 0, 100, 'admin-api'],
+          ['topup', 50, 150, 'cli'],
+          ['plan_change', 0, 136, 'cli'],
+          ['expiry_change', 0, 136, 'cli'],
+          ['admin_edit', -106, 30, 'cli'],
+          ['key_revoke', 0, 30, 'admin-api'],
+          ['refill', 99_970, 100_000, 'refill'],
+        ],
+      );
+      assert.equal(entries.find((e) => e.kind === 'plan_change')!.detail, 'starter → professional');
+      assert.deepEqual((await store.ledger('acc_1', 2)).map((e) => e.kind), ['key_revoke', 'refill']);
+      assert.deepEqual(await store.ledgerSums(), [{ accountId: 'acc_1', opening: 100, credits: 100_020, debits: 120, balance: 100_000 }]);
+    }));
+
+    test('ledger: concurrent charges, top-ups and a refill still reconcile', withStore(async (store) => {
+      for (const id of ['acc_a', 'acc_b']) await store.createAccount({ id, planId: 'starter', points: 200, expiresAt: null, createdAt: '2026-03-01T00:00:00.000Z' });
+      await Promise.all([
+        ...Array.from({ length: 6 }, (_, b) => store.chargeBatch(Array.from({ length: 30 }, (_, i) => ({ accountId: (b + i) % 2 ? 'acc_a' : 'acc_b', cost: 2 })))),
+        ...Array.from({ length: 5 }, () => store.topUp('acc_a', 7)),
+        store.refill('2026-04', '2026-04-01T00:00:00.000Z'),
+        ...Array.from({ length: 5 }, () => store.charge('acc_b', 3)),
+      ]);
+      for (const s of await store.ledgerSums()) assert.equal(s.opening + s.credits - s.debits, s.balance, JSON.stringify(s));
+    }));
+
+    test('usage per key: counted apart, summed per day; pruning drops old days and stale windows only', withStore(async (store) => {
+      await store.addUsage([
+        { accountId: 'acc_1', day: '2025-01-01', keyId: 'key_a', requests: 1, points: 1 },
+        { accountId: 'acc_1', day: '2026-04-14', keyId: 'key_a', requests: 3, points: 3 },
+        { accountId: 'acc_1', day: '2026-04-14', keyId: 'key_b', requests: 2, points: 0 },
+        { accountId: 'acc_1', day: '2026-04-14', requests: 1, points: 1 },
+      ]);
+      assert.deepEqual((await store.usageDays('acc_1', '2026-04-14', '2026-04-14')).map((u) => [u.requests, u.points]), [[6, 4]]);
+      assert.deepEqual((await store.usageByKey('acc_1', '2026-04-14', '2026-04-14')).map((u) => [u.keyId, u.requests, u.points]), [['', 1, 1], ['key_a', 3, 3], ['key_b', 2, 0]]);
+      const w = Date.parse('2026-04-14T12:00:00Z');
+      await store.hitRequestWindow('acc_old', w - 600_000);
+      await store.hitRequestWindow('acc_now', w);
+      assert.deepEqual(await store.prune('2025-03-10', w - 60_000), { usage: 1, windows: 1 });
+      assert.deepEqual((await store.usageByKey('acc_1', '2000-01-01', '2100-01-01')).length, 3);
+      assert.equal(await store.hitRequestWindow('acc_now', w), 2);
+      assert.deepEqual(await store.prune('2025-03-10', w - 60_000), { usage: 0, windows: 0 });
+    }));
+
+    test('exclusive: one holder at a time for a name', withStore(async (store) => {
+      const order: string[] = [];
+      const hold = (tag: string) => store.exclusive('contract-test', async () => {
+        order.push(`${tag}+`);
+        await new Promise((r) => setTimeout(r, 30));
+        order.push(`${tag}-`);
+        return tag;
+      });
+      assert.deepEqual(await Promise.all([hold('a'), hold('b')]), ['a', 'b']);
+      assert.ok(order.join() === 'a+,a-,b+,b-' || order.join() === 'b+,b-,a+,a-', order.join());
+    }));
   });
 }

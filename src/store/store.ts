@@ -99,8 +99,43 @@ export interface AccountPatch {
 export interface UsageDay {
   accountId: string;
   day: string;
+  /** The key that made them (issue 17); '' for counts from before keys were counted. Absent: ''. */
+  keyId?: string;
   requests: number;
   points: number;
+}
+
+/** Who changed a balance: an operator command, the admin API, the monthly refill, the meter; the
+ *  server creating its first-start account; the migration that opened the ledger. */
+export type LedgerActor = 'cli' | 'admin-api' | 'refill' | 'charge' | 'server' | 'migration';
+export type LedgerKind = 'open' | 'topup' | 'refill' | 'charge' | 'plan_change' | 'expiry_change' | 'admin_edit' | 'key_create' | 'key_revoke';
+
+export interface LedgerEntry {
+  id: number;
+  accountId: string;
+  /** ISO 8601 UTC; for a day's charges, the time of the last one. */
+  at: string;
+  kind: LedgerKind;
+  /** Signed: credits positive, charges negative, events 0. */
+  amount: number;
+  /** The balance after the entry (for a day's charges: after the last of them). */
+  balance: number;
+  actor: LedgerActor;
+  detail: string | null;
+  /** Charged requests in a charge row; 0 on other kinds. */
+  requests: number;
+}
+
+/** One account's ledger summed up beside its balance: `kurs audit`. */
+export interface LedgerSums {
+  accountId: string;
+  /** Sum of `open` entries. */
+  opening: number;
+  /** Every other positive amount (top-ups, refills, upward edits). */
+  credits: number;
+  /** Every negative amount, as a positive number (charges, downward edits). */
+  debits: number;
+  balance: number;
 }
 
 export interface Store {
@@ -111,17 +146,21 @@ export interface Store {
   listPlans(): Promise<Plan[]>;
   getPlan(id: string): Promise<Plan | undefined>;
 
-  createAccount(account: Account): Promise<void>;
+  /** Opens the account's ledger with its starting balance. `actor` defaults to 'cli' here and below. */
+  createAccount(account: Account, actor?: LedgerActor): Promise<void>;
   getAccount(id: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
-  updateAccount(id: string, patch: AccountPatch): Promise<Account | undefined>;
+  /** Records a plan change and an expiry change in the ledger when they change anything. */
+  updateAccount(id: string, patch: AccountPatch, actor?: LedgerActor): Promise<Account | undefined>;
   /** Adds points; returns the new balance, undefined for an unknown account. */
-  topUp(id: string, points: number): Promise<number | undefined>;
+  topUp(id: string, points: number, actor?: LedgerActor): Promise<number | undefined>;
+  /** Sets the balance (an `admin_edit` of the difference); returns the old balance, undefined for an unknown account. */
+  setPoints(id: string, points: number, actor: LedgerActor, reason?: string): Promise<number | undefined>;
   hasAccounts(): Promise<boolean>;
 
-  createKey(key: KeyRecord & { hash: string }): Promise<void>;
+  createKey(key: KeyRecord & { hash: string }, actor?: LedgerActor): Promise<void>;
   /** True when a live key was revoked now. */
-  revokeKey(id: string): Promise<boolean>;
+  revokeKey(id: string, actor?: LedgerActor): Promise<boolean>;
   listKeys(accountId?: string): Promise<KeyRecord[]>;
   /** The live (not revoked) key with this SHA-256, with its account and plan. */
   findKey(hash: string): Promise<KeyLookup | undefined>;
@@ -152,8 +191,10 @@ export interface Store {
   // Usage, request limits and the monthly refill (issue 6).
   /** Adds a batch of usage counts, all or nothing. */
   addUsage(batch: UsageDay[]): Promise<void>;
-  /** An account's usage rows for days from `fromDay` to `toDay` inclusive, by day. */
+  /** An account's usage rows for days from `fromDay` to `toDay` inclusive, by day (all keys summed). */
   usageDays(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
+  /** The same per key: one row per day and key, `keyId` set, by day then key. */
+  usageByKey(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   /**
    * Counts one request in the account's one-minute window starting at `windowStart` (epoch ms) and
    * returns the count so far, this request included; a newer window restarts the count.
@@ -165,4 +206,15 @@ export interface Store {
    * same statement. Returns how many accounts it refilled; a rerun returns 0.
    */
   refill(period: string, periodStart: string): Promise<number>;
+
+  // The points ledger and retention (issue 17).
+  /** An account's ledger, oldest first; `limit` keeps the newest that many. */
+  ledger(accountId: string, limit?: number): Promise<LedgerEntry[]>;
+  /** Every account's ledger sums beside its balance; reconciled when opening + credits − debits = balance. */
+  ledgerSums(): Promise<LedgerSums[]>;
+  /** Deletes usage rows of days before `beforeDay` and request windows that started before `beforeMs`. */
+  prune(beforeDay: string, beforeMs: number): Promise<{ usage: number; windows: number }>;
+  /** Runs `fn` while holding a lock named `name` across every instance on the database (a PostgreSQL
+   *  advisory lock; on SQLite, which one server process uses, across this process). */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }

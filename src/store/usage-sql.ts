@@ -1,10 +1,10 @@
-// Usage counts, the shared per-minute request counter and the monthly refill (issue 6): the SQL
-// behind SqlStore's methods of the same names, written once for both engines.
+// Usage counts (per key since issue 17), the shared per-minute request counter and their pruning:
+// the SQL behind SqlStore's methods of the same names, written once for both engines.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { UsageDay } from './store.js';
 
-/** Rows per INSERT: well under SQLite's bound-parameter limit with 4 columns. */
+/** Rows per INSERT: well under SQLite's bound-parameter limit with 5 columns. */
 const INSERT_CHUNK = 500;
 
 export async function addUsage(db: Kysely<Database>, batch: UsageDay[]): Promise<void> {
@@ -13,9 +13,9 @@ export async function addUsage(db: Kysely<Database>, batch: UsageDay[]): Promise
     for (let i = 0; i < batch.length; i += INSERT_CHUNK) {
       await trx
         .insertInto('usage_daily')
-        .values(batch.slice(i, i + INSERT_CHUNK).map((u) => ({ account_id: u.accountId, day: u.day, requests: u.requests, points: u.points })))
+        .values(batch.slice(i, i + INSERT_CHUNK).map((u) => ({ account_id: u.accountId, day: u.day, key_id: u.keyId ?? '', requests: u.requests, points: u.points })))
         .onConflict((oc) =>
-          oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({
+          oc.columns(['account_id', 'day', 'key_id']).doUpdateSet((eb) => ({
             requests: eb('usage_daily.requests', '+', eb.ref('excluded.requests')),
             points: eb('usage_daily.points', '+', eb.ref('excluded.points')),
           })),
@@ -28,13 +28,27 @@ export async function addUsage(db: Kysely<Database>, batch: UsageDay[]): Promise
 export async function usageDays(db: Kysely<Database>, accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
   const rows = await db
     .selectFrom('usage_daily')
+    .select(['day', sql<string>`sum(requests)`.as('requests'), sql<string>`sum(points)`.as('points')])
+    .where('account_id', '=', accountId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .groupBy('day')
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({ accountId, day: r.day, requests: Number(r.requests), points: Number(r.points) }));
+}
+
+export async function usageByKey(db: Kysely<Database>, accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+  const rows = await db
+    .selectFrom('usage_daily')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('day', '>=', fromDay)
     .where('day', '<=', toDay)
     .orderBy('day')
+    .orderBy('key_id')
     .execute();
-  return rows.map((r) => ({ accountId: r.account_id, day: r.day, requests: Number(r.requests), points: Number(r.points) }));
+  return rows.map((r) => ({ accountId, day: r.day, keyId: r.key_id, requests: Number(r.requests), points: Number(r.points) }));
 }
 
 export async function hitRequestWindow(db: Kysely<Database>, accountId: string, windowStart: number): Promise<number> {
@@ -54,13 +68,9 @@ export async function hitRequestWindow(db: Kysely<Database>, accountId: string, 
   return Number(r.count);
 }
 
-export async function refill(db: Kysely<Database>, period: string, periodStart: string): Promise<number> {
-  const allowance = sql<number>`(select monthly_points from plans where plans.id = accounts.plan_id)`;
-  const r = await db
-    .updateTable('accounts')
-    .set({ points: sql`case when points < ${allowance} then ${allowance} else points end`, refilled_period: period })
-    .where((eb) => eb.or([eb('refilled_period', 'is', null), eb('refilled_period', '<', period)]))
-    .where('created_at', '<', periodStart)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+/** Retention: usage of days before `beforeDay`, and request windows that started before `beforeMs`. */
+export async function prune(db: Kysely<Database>, beforeDay: string, beforeMs: number): Promise<{ usage: number; windows: number }> {
+  const u = await db.deleteFrom('usage_daily').where('day', '<', beforeDay).executeTakeFirst();
+  const w = await db.deleteFrom('request_windows').where('window_start', '<', beforeMs).executeTakeFirst();
+  return { usage: Number(u.numDeletedRows), windows: Number(w.numDeletedRows) };
 }

@@ -8,7 +8,7 @@ import { AccessError, createKey, parseExpiry, updateAccount, type CreatedKey } f
 import { refillAccounts } from '../../access/refill.js';
 import { accountUsage, type UsageRecorder } from '../../access/usage.js';
 import { utcStamp } from '../../blend/freshness.js';
-import type { Account, KeyRecord, Store } from '../../store/store.js';
+import type { Account, KeyRecord, LedgerEntry, Store } from '../../store/store.js';
 import type { AppDeps } from '../app.js';
 import { ApiError } from '../errors.js';
 import type { KeyCache } from '../../access/key-cache.js';
@@ -18,9 +18,11 @@ const MAX_POINTS = 1e12;
 const Points = Type.Integer({ minimum: 0, maximum: MAX_POINTS });
 const Expiry = Type.Union([Type.String({ maxLength: 40 }), Type.Null()]);
 const NewAccount = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), points: Type.Optional(Points), expires_at: Type.Optional(Expiry) }, { additionalProperties: false });
-const Patch = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), expires_at: Type.Optional(Expiry) }, { additionalProperties: false, minProperties: 1 });
+const Patch = Type.Object({ plan: Type.Optional(Type.String({ maxLength: 32 })), expires_at: Type.Optional(Expiry), points: Type.Optional(Points) }, { additionalProperties: false, minProperties: 1 });
 const TopUp = Type.Object({ points: Type.Integer({ minimum: 1, maximum: MAX_POINTS }) }, { additionalProperties: false });
 const AccountParams = Type.Object({ account_id: Type.String({ maxLength: 64 }) });
+// Query values are text (no type coercion): a whole number from 1 to 10000.
+const LedgerQuery = Type.Object({ limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,3}|10000)$' })) }, { additionalProperties: false });
 const KeyParams = Type.Object({ key_id: Type.String({ maxLength: 64 }) });
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -28,6 +30,8 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 const accountView = (a: Account) => ({ account_id: a.id, plan: a.planId, points: a.points, expires_at: a.expiresAt && utcStamp(new Date(a.expiresAt)), created_at: utcStamp(new Date(a.createdAt)) });
 const createdView = (c: CreatedKey) => ({ ...c, expires_at: c.expires_at && utcStamp(new Date(c.expires_at)) });
 const keyView = (k: KeyRecord) => ({ key_id: k.id, account_id: k.accountId, prefix: `kurs_${k.prefix}…`, created_at: utcStamp(new Date(k.createdAt)), revoked_at: k.revokedAt && utcStamp(new Date(k.revokedAt)) });
+
+const ledgerView = (e: LedgerEntry) => ({ id: e.id, at: utcStamp(new Date(e.at)), kind: e.kind, amount: e.amount, balance: e.balance, actor: e.actor, detail: e.detail, requests: e.requests });
 
 function send(reply: FastifyReply, status: number, message: string, body: object): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send(JSON.stringify({ code: status, message, ...body }));
@@ -76,7 +80,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
 
   app.post<{ Body: Static<typeof NewAccount> }>('/admin/v1/accounts', { schema: { body: NewAccount } }, async (request, reply) => {
     const b = request.body;
-    const created = await createKey(store, { plan: b.plan, points: b.points, expiresAt: expiry(b.expires_at) }, deps.now()).catch(accessError);
+    const created = await createKey(store, { plan: b.plan, points: b.points, expiresAt: expiry(b.expires_at), actor: 'admin-api' }, deps.now()).catch(accessError);
     return send(reply, 201, `created account ${created.account_id} with key ${created.key_id}; the key is shown only now`, createdView(created));
   });
 
@@ -88,7 +92,12 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     '/admin/v1/accounts/:account_id',
     { schema: { params: AccountParams, body: Patch } },
     async (request, reply) => {
-      const updated = await updateAccount(store, request.params.account_id, { planId: request.body.plan, expiresAt: expiry(request.body.expires_at) }).catch(accessError);
+      let updated = await updateAccount(store, request.params.account_id, { planId: request.body.plan, expiresAt: expiry(request.body.expires_at) }, 'admin-api').catch(accessError);
+      // An exact balance is a correction: an `admin_edit` of the difference in the ledger.
+      if (request.body.points !== undefined) {
+        await store.setPoints(updated.id, request.body.points, 'admin-api');
+        updated = await account(store, updated.id);
+      }
       keys.forgetAccount(updated.id);
       return send(reply, 200, `updated account ${updated.id}`, accountView(updated));
     },
@@ -99,7 +108,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     { schema: { params: AccountParams, body: TopUp } },
     async (request, reply) => {
       const id = request.params.account_id;
-      if ((await store.topUp(id, request.body.points)) === undefined) accessError(new AccessError('account', id));
+      if ((await store.topUp(id, request.body.points, 'admin-api')) === undefined) accessError(new AccessError('account', id));
       keys.forgetAccount(id);
       return send(reply, 200, `added ${request.body.points} points to account ${id}`, accountView(await account(store, id)));
     },
@@ -110,6 +119,16 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
     return send(reply, 200, `usage of account ${report.account_id}`, report);
   });
 
+  app.get<{ Params: Static<typeof AccountParams>; Querystring: Static<typeof LedgerQuery> }>(
+    '/admin/v1/accounts/:account_id/ledger',
+    { schema: { params: AccountParams, querystring: LedgerQuery } },
+    async (request, reply) => {
+      const id = (await account(store, request.params.account_id)).id;
+      const entries = (await store.ledger(id, request.query.limit === undefined ? undefined : Number(request.query.limit))).map(ledgerView);
+      return send(reply, 200, `${entries.length} ledger entries of account ${id}`, { account_id: id, entries });
+    },
+  );
+
   app.get<{ Params: Static<typeof AccountParams> }>('/admin/v1/accounts/:account_id/keys', { schema: { params: AccountParams } }, async (request, reply) => {
     const id = (await account(store, request.params.account_id)).id;
     const keys = (await store.listKeys(id)).map(keyView);
@@ -117,13 +136,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps & { adminToken: 
   });
 
   app.post<{ Params: Static<typeof AccountParams> }>('/admin/v1/accounts/:account_id/keys', { schema: { params: AccountParams } }, async (request, reply) => {
-    const created = await createKey(store, { accountId: request.params.account_id }, deps.now()).catch(accessError);
+    const created = await createKey(store, { accountId: request.params.account_id, actor: 'admin-api' }, deps.now()).catch(accessError);
     return send(reply, 201, `created key ${created.key_id} on account ${created.account_id}; the key is shown only now`, createdView(created));
   });
 
   app.delete<{ Params: Static<typeof KeyParams> }>('/admin/v1/keys/:key_id', { schema: { params: KeyParams } }, async (request, reply) => {
     const id = request.params.key_id;
-    if (!(await store.revokeKey(id))) throw new ApiError('not_found', `no live key ${id}`);
+    if (!(await store.revokeKey(id, 'admin-api'))) throw new ApiError('not_found', `no live key ${id}`);
     keys.forgetKey(id);
     return send(reply, 200, `revoked ${id}; its account and balance stay`, { key_id: id });
   });

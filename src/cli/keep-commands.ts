@@ -1,0 +1,34 @@
+// `kurs prune`, `kurs backup`, `kurs copy`: keeping the data (issue 17; docs/operations.md).
+import type { Command } from 'commander';
+import { pruneOld } from '../access/retention.js';
+import { loadConfig } from '../config.js';
+import { backupSqlite } from '../store/backup.js';
+import { copyCommand } from './copy-command.js';
+import { CliError, print, printJson, withRuntime } from './util.js';
+
+export function keepCommands(program: Command): void {
+  program
+    .command('prune')
+    .description('delete usage older than KURS_USAGE_RETENTION_DAYS and request windows that no longer count (the server does it daily)')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const r = await withRuntime(({ store, config }) => pruneOld(store, new Date(), config.usageRetentionDays));
+      if (o.json) return printJson(r);
+      print(`deleted ${r.usage_rows} usage row(s) of days before ${r.before_day} and ${r.window_rows} old request window(s)`);
+    });
+  program
+    .command('backup <file>')
+    .description('a consistent copy of the SQLite database while the server runs (SQLite online backup); restore by starting Kurs on it')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { json?: boolean }) => {
+      const url = loadConfig().databaseUrl;
+      if (!url.startsWith('sqlite:')) throw new CliError('kurs backup is for SQLite; back up PostgreSQL with pg_dump -Fc (docs/operations.md)');
+      const r = await backupSqlite(url.slice('sqlite:'.length), file).catch((err: Error) => {
+        throw new CliError(err.message);
+      });
+      if (o.json) return printJson(r);
+      print(`backed up ${r.pages} pages to ${r.file}; integrity ${r.integrity}. Check it with KURS_DATABASE_URL=sqlite:${r.file} kurs audit`);
+      if (r.integrity !== 'ok') throw new CliError(`the copy failed its integrity check: ${r.integrity}`);
+    });
+  copyCommand(program);
+}
