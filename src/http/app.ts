@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import { authenticate } from './auth.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { KeyCache, type KeyCacheOptions } from './key-cache.js';
+import { installKnownParams } from './known-params.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -146,6 +147,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
+    installKnownParams(v1);
     v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, deps.now(), request.points?.cost ?? 0);
       done();
