@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
+import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
 import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { openRuntime } from './runtime.js';
@@ -34,8 +35,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
     for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
   }
+  // The older figures load after listening (src/ingest/seed-history.ts); dated routes consult this.
+  const historyLoaded = new HistoryReadiness();
   const meter = createMeter(config.meter, store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs } });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, historyLoaded });
   let version = await store.dataVersion();
   await market.rebuild(now());
 
@@ -126,7 +129,11 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     onError: (err) => app.log.warn({ err: err.message }, 'coordination connection lost; retrying'),
   });
 
+  const history = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: refresh, log: app.log }) : undefined;
+  if (!history) historyLoaded.markLoaded();
+
   return async () => {
+    await history?.stop();
     clearTimeout(midnight);
     clearTimeout(monthly);
     await app.close();

@@ -5,6 +5,7 @@ import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
 import { DEFAULT_LIMITS, type EndpointId, type Limits } from '../config.js';
+import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
    *  default here, so tests see every change at once) asks on every request. */
   keyCache?: KeyCacheOptions;
+  /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
+  historyLoaded?: HistoryReadiness;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
