@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { accessCommands } from './access-commands.js';
+import { backfillCommand } from './backfill.js';
 import { dataCommands } from './data-commands.js';
 import { CliError } from './util.js';
 
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .exitOverride();
   dataCommands(program);
   accessCommands(program);
+  backfillCommand(program);
   program.commands.forEach(function inherit(cmd: Command) {
     cmd.exitOverride();
     cmd.commands.forEach(inherit);
