@@ -13,9 +13,10 @@ import { batchRows, compressHistory, formatManifest, historyPart, readSeedHistor
 import { HistoryReadiness, loadSeedHistory, startSeedHistory } from '../src/ingest/seed-history.js';
 import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
-import { openSqlite } from '../src/store/open.js';
+import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { fixturesDir, seed, SEED_TODAY, tempDb } from './helpers.js';
+import { PG_TEST_URL, tempPgDatabase } from './support/pg.js';
 
 const FIXTURES = fileURLToPath(fixturesDir);
 const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
@@ -61,21 +62,35 @@ function slice(history: SeedHistory, source: string, n: number): SeedHistory {
   return historyPart([{ source, provenance: [], rows }]);
 }
 
-describe('loading the history in the background', () => {
+/** A migrated store and how to throw it away. */
+type Opened = { store: Store; cleanup: () => Promise<void> };
+
+async function sqlite(): Promise<Opened> {
+  const db = tempDb();
+  const store = openSqlite(db.path);
+  return { store, cleanup: async () => (await store.close(), db.cleanup()) };
+}
+
+async function postgres(): Promise<Opened> {
+  const db = await tempPgDatabase();
+  const store = openPostgres(db.url);
+  return { store, cleanup: async () => (await store.close(), await db.drop()) };
+}
+
+const ENGINES = [['SQLite', sqlite, false], ['PostgreSQL', postgres, PG_TEST_URL ? false : 'KURS_TEST_DATABASE_URL not set']] as const;
+
+for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history in the background (${engine})`, { skip: skipEngine }, () => {
   let store: Store;
-  let db: ReturnType<typeof tempDb>;
+  let opened: Opened;
   let small: SeedHistory;
   before(async () => {
-    db = tempDb();
-    store = openSqlite(db.path);
+    opened = await open();
+    store = opened.store;
     await store.migrate();
     await loadSeed(store, SOURCES, seed(), SEED_TODAY);
     small = slice(await readSeedHistory(), 'BBOT', 2_300);
   });
-  after(async () => {
-    await store.close();
-    db.cleanup();
-  });
+  after(() => opened.cleanup());
 
   test('an interrupted load resumes where it stopped, and a finished one stores nothing again', async () => {
     const abort = new AbortController();
