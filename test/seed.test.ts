@@ -9,7 +9,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
 import { buildSeed, formatSeed, loadSeed, type BuiltSeed } from '../src/ingest/seed.js';
-import { batchRows, compressHistory, formatManifest, historyPart, readSeedHistory, SEED_HISTORY_FILE, type HistoryRow, type SeedHistory } from '../src/ingest/seed-history-file.js';
+import { batchRows, compressHistory, historyBatches, lastHistoryBatch, formatManifest, historyPart, readSeedHistory, SEED_HISTORY_FILE, type HistoryRow, type SeedHistory } from '../src/ingest/seed-history-file.js';
 import { HistoryReadiness, loadSeedHistory, startSeedHistory } from '../src/ingest/seed-history.js';
 import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
@@ -52,6 +52,27 @@ describe('the committed seed', { skip }, () => {
       const recent = seed().sources.find((s) => s.source === h.source)!;
       assert.ok(h.last < recent.rows[0]![0], `${h.source}: history to ${h.last}, recent from ${recent.rows[0]![0]}`);
     }
+  });
+});
+
+describe('the history text', () => {
+  const row = (date: string, quote: string): HistoryRow => [date, quote, '1.5', 1, 'direct', ''];
+  const text = historyPart([
+    { source: 'AAAA', provenance: [], rows: [row('2001-01-01', 'USD'), row('2001-01-01', 'EUR'), row('2001-01-02', 'USD')] },
+    { source: 'BBBB', provenance: [], rows: [row('2002-01-01', 'USD'), row('2002-01-02', 'USD'), row('2002-01-03', 'USD'), row('2002-01-04', 'NOK')] },
+  ]).text;
+
+  test('is cut into batches of one source each, at most maxRows rows, that together hold every row', () => {
+    const batches = [...historyBatches(text, 2)];
+    assert.deepEqual(batches.map((b) => [b.source, batchRows(b.body).map((r) => `${r[0]} ${r[1]}`)]), [
+      ['AAAA', ['2001-01-01 USD', '2001-01-01 EUR']], ['AAAA', ['2001-01-02 USD']],
+      ['BBBB', ['2002-01-01 USD', '2002-01-02 USD']], ['BBBB', ['2002-01-03 USD', '2002-01-04 NOK']],
+    ]);
+    assert.deepEqual(batchRows(batches[0]!.body)[0], row('2001-01-01', 'USD'));
+  });
+
+  test('its last batch is found without reading the rest', () => {
+    for (const max of [1, 2, 3, 4, 500]) assert.deepEqual(lastHistoryBatch(text, max), [...historyBatches(text, max)].at(-1), `maxRows ${max}`);
   });
 });
 
@@ -99,10 +120,10 @@ for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history 
       if (++batches === 3) abort.abort();
     };
     const first = await loadSeedHistory(store, SOURCES, small, () => SEED_TODAY, { batchRows: 500, pause, signal: abort.signal });
-    assert.deepEqual([first.batches, first.stored, first.inserted], [5, 2, 1_000]);
+    assert.deepEqual([first.stored, first.already, first.inserted], [2, 0, 1_000]);
     const version = await store.dataVersion();
     const second = await loadSeedHistory(store, SOURCES, small, () => SEED_TODAY, { batchRows: 500 });
-    assert.deepEqual([second.stored, second.inserted, second.failed], [3, 1_300, []]);
+    assert.deepEqual([second.stored, second.already, second.inserted, second.failed], [3, 2, 1_300, []]);
     assert.ok((await store.dataVersion()) > version);
     const done = await store.dataVersion();
     assert.equal((await loadSeedHistory(store, SOURCES, small, () => SEED_TODAY, { batchRows: 500 })).stored, 0);

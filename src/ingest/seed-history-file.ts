@@ -80,31 +80,35 @@ export interface HistoryBatch {
   body: string;
 }
 
-/** Cuts the text into batches of at most `maxRows` rows of one source each, without parsing them. */
-export function historyBatches(text: string, maxRows: number): HistoryBatch[] {
-  const batches: HistoryBatch[] = [];
+/** Cuts the text into batches of at most `maxRows` rows of one source each, without parsing them;
+ *  lazily, so a server reading it never scans the whole text in one go. */
+export function* historyBatches(text: string, maxRows: number): Generator<HistoryBatch> {
   let source = '';
   let start = 0;
   let rows = 0;
   let at = 0;
-  const cut = (end: number) => {
-    if (rows > 0) batches.push({ source, body: text.slice(start, end) });
-    rows = 0;
-    start = end;
-  };
   while (at < text.length) {
     const end = text.indexOf('\n', at) + 1 || text.length;
     if (text.startsWith('# ', at)) {
-      cut(at);
+      if (rows > 0) yield { source, body: text.slice(start, at) };
       source = text.slice(at + 2, end - 1);
       start = end;
+      rows = 0;
     } else if (++rows === maxRows) {
-      cut(end);
+      yield { source, body: text.slice(start, end) };
+      start = end;
+      rows = 0;
     }
     at = end;
   }
-  cut(text.length);
-  return batches;
+  if (rows > 0) yield { source, body: text.slice(start) };
+}
+
+/** The batch historyBatches yields last, found by reading only the last source's rows. */
+export function lastHistoryBatch(text: string, maxRows: number): HistoryBatch | undefined {
+  let last: HistoryBatch | undefined;
+  for (const batch of historyBatches(text.slice(text.lastIndexOf('\n# ') + 1), maxRows)) last = batch;
+  return last;
 }
 
 export function batchRows(body: string): HistoryRow[] {

@@ -4,7 +4,7 @@
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { ingestPayload, sha256 } from './ingest.js';
-import { batchRows, historyBatches, readSeedHistory, type SeedHistory } from './seed-history-file.js';
+import { batchRows, historyBatches, lastHistoryBatch, readSeedHistory, type SeedHistory } from './seed-history-file.js';
 
 /** Rows per snapshot: one batch holds the event loop for a few milliseconds (SQLite writes in-process). */
 export const HISTORY_BATCH_ROWS = 500;
@@ -31,9 +31,10 @@ export class HistoryReadiness {
 }
 
 export interface HistoryLoadReport {
-  batches: number;
-  /** Batches stored now; the others were stored by an earlier start. */
+  /** Batches stored now. */
   stored: number;
+  /** Batches an earlier start stored. */
+  already: number;
   inserted: number;
   failed: { source: string; reason: string }[];
 }
@@ -47,18 +48,22 @@ export async function loadSeedHistory(
   now: () => Date,
   opts: { batchRows?: number; pause?: () => Promise<void>; signal?: AbortSignal } = {},
 ): Promise<HistoryLoadReport> {
-  const batches = historyBatches(history.text, opts.batchRows ?? HISTORY_BATCH_ROWS);
-  const report: HistoryLoadReport = { batches: batches.length, stored: 0, inserted: 0, failed: [] };
-  const last = batches.at(-1);
+  const maxRows = opts.batchRows ?? HISTORY_BATCH_ROWS;
+  const report: HistoryLoadReport = { stored: 0, already: 0, inserted: 0, failed: [] };
+  const last = lastHistoryBatch(history.text, maxRows);
   // Batches are stored in order, so the last one stored means an earlier start finished the load.
   if (!last || (await store.hasSnapshot(last.source, sha256(last.body)))) return report;
   const pause = opts.pause ?? nextTurn;
   const byCode = new Map(sources.map((s) => [s.code, s]));
-  for (const batch of batches) {
+  for (const batch of historyBatches(history.text, maxRows)) {
     await pause();
     if (opts.signal?.aborted) break;
     const source = byCode.get(batch.source);
-    if (!source || (await store.hasSnapshot(batch.source, sha256(batch.body)))) continue;
+    if (!source) continue;
+    if (await store.hasSnapshot(batch.source, sha256(batch.body))) {
+      report.already++;
+      continue;
+    }
     const seedSource: Source = {
       ...source,
       parse: () => batchRows(batch.body).map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
