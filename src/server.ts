@@ -113,7 +113,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const coordination: Coordination =
     store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
   coordination.start({
-    // While the seed history loads, its batches would set off a rebuild every poll; it signals once when done.
+    // While the seed history loads its batches would set off a rebuild every poll: the loader
+    // signals once at the end, and at once for data another process stores meanwhile.
     onData: () => void (historyLoaded.loaded ? refresh() : Promise.resolve()).catch((err) => app.log.error({ err }, 'could not check for new data')),
     onLeader: (leader) => {
       if (!config.ingest) return;

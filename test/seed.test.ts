@@ -142,6 +142,19 @@ for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history 
     assert.deepEqual(stored.map((r) => [r.date, r.quote, r.rate]).sort(), expected.map((r) => [r[0], r[1], canonical(r[2])]).sort());
   });
 
+  test('data another process stores during the load is reported at once, the load\'s own batches never', async () => {
+    const history = slice(await readSeedHistory(), 'CBCT', 1_500);
+    let batch = 0;
+    let foreign = 0;
+    const pause = async () => {
+      // Between the first and second batch, another writer stores one figure.
+      if (++batch === 2) await store.storeSnapshot({ source: 'ECBF', name: 'elsewhere', sha256: 'f'.repeat(64), rows: [{ date: '2026-04-14', quote: 'USD', rate: '1.17', direction: 'indirect', unit: 1, table: '' }], at: SEED_TODAY.toISOString() });
+    };
+    const report = await loadSeedHistory(store, SOURCES, history, () => SEED_TODAY, { batchRows: 500, pause, onForeignData: () => void foreign++ });
+    assert.equal(report.stored, 3);
+    assert.equal(foreign, 1);
+  });
+
   test('startSeedHistory reads a compressed file, marks readiness and signals new data once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurs-history-'));
     try {
