@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
+import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
 import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { RebuildQueue } from './rates/rebuild-queue.js';
@@ -43,8 +44,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
     }
   });
+  // The older figures load after listening (src/ingest/seed-history.ts); dated routes consult this.
+  const historyLoaded = new HistoryReadiness();
   const meter = createMeter(config.meter, store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, historyLoaded });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
@@ -88,8 +91,9 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const coordination: Coordination =
     store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
   coordination.start({
-    // Notifications come in bursts (one per stored payload): the queue serves a burst with one rebuild.
-    onData: () => void rebuilds.refresh(),
+    // While the seed history loads its batches would set off a rebuild every poll: the loader
+    // signals once at the end, and at once for data another process stores meanwhile.
+    onData: () => void (historyLoaded.loaded ? rebuilds.refresh() : undefined),
     onLeader: (leader) => {
       if (!config.ingest) return;
       if (leader && !scheduler) {
@@ -105,8 +109,12 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     onError: (err) => app.log.warn({ err: err.message }, 'coordination connection lost; retrying'),
   });
 
+  const history = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
+  if (!history) historyLoaded.markLoaded();
+
   return async () => {
     rebuilds.stop();
+    await history?.stop();
     clearTimeout(monthly);
     await app.close();
     const running = scheduler;

@@ -5,17 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ingestDir, ingestPayload } from '../src/ingest/ingest.js';
-import { buildSeed, formatSeed } from '../src/ingest/seed.js';
 import { Market } from '../src/rates/market.js';
 import { SOURCES, sourceByCode } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { fixturesDir, seed, SEED_TODAY, tempDb } from './helpers.js';
+import { fixturesDir, SEED_TODAY, tempDb } from './helpers.js';
 
 /** After the newest recorded payload, so that no figure is dated ahead. */
 const AFTER_FIXTURES = new Date('2026-11-22T12:00:00Z');
-import { readFileSync } from 'node:fs';
-import { SEED_FILE } from '../src/server.js';
 
 const FIXTURES = fileURLToPath(fixturesDir);
 const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
@@ -87,10 +84,5 @@ describe('ingest of the real recorded payloads', { skip }, () => {
       assert.ok('reason' in outcome && outcome.reason.length > 0);
     }
     assert.equal(await store.dataVersion(), before);
-  });
-
-  test('the committed seed is what `npm run seed` generates from ../shared', async () => {
-    assert.equal(readFileSync(SEED_FILE, 'utf8'), formatSeed(await buildSeed(FIXTURES, SOURCES)), 'seed/seed.json is stale: run `npm run seed`');
-    assert.ok(seed().sources.every((s) => s.provenance.length > 0));
   });
 });

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { accessCommands } from './access-commands.js';
+import { backfillCommand } from './backfill.js';
 import { dataCommands } from './data-commands.js';
 import { mcpCommand } from './mcp-command.js';
 import { keepCommands } from './keep-commands.js';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   mcpCommand(program);
   ledgerCommands(program);
   keepCommands(program);
+  backfillCommand(program);
   program.commands.forEach(function inherit(cmd: Command) {
     cmd.exitOverride();
     cmd.commands.forEach(inherit);

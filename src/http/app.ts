@@ -6,6 +6,7 @@ import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
 import { DEFAULT_LIMITS, type EndpointId, type Limits } from '../config.js';
+import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -13,6 +14,7 @@ import { authenticate } from './auth.js';
 import { installCors, type CorsOrigins } from './cors.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { KeyCache, type KeyCacheOptions } from '../access/key-cache.js';
+import { installKnownParams } from './known-params.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -51,6 +53,8 @@ export interface AppDeps {
   keyCache?: KeyCacheOptions;
   /** KURS_CORS_ORIGINS: origins whose browser scripts may call /v1 and the public pages; `*` when omitted. */
   corsOrigins?: CorsOrigins;
+  /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
+  historyLoaded?: HistoryReadiness;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -134,6 +138,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onClose', () => usage.stop());
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
+    installKnownParams(v1);
     v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
       done();

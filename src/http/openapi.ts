@@ -22,7 +22,7 @@ const ERRORS: Record<number, string> = {
   404: 'No such bank (`not_found`) or no fresh rate (`no_fresh_rate`)',
   413: 'Body larger than 64 KiB (`payload_too_large`)',
   415: 'Body that is not JSON (`unsupported_media_type`)',
-  422: 'Invalid parameter or body; `details` names each field',
+  422: 'Invalid parameter or body, or a query parameter the endpoint does not know (D17); `details` names each field',
   429: 'Per-minute request limit of the plan (`rate_limited`); see `Retry-After`',
 };
 
@@ -123,7 +123,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/usage': {
     summary: 'Your plan, balance and usage (extension)', tag: 'account', ok: Usage, keyed: true, free: true, okHeaders: { 'Cache-Control': header('`private`') },
-    errors: [422], errorText: { 422: 'A query parameter other than `api_key` (`invalid_parameter`): this endpoint takes none' },
+    errors: [422], errorText: { 422: 'A query parameter other than `api_key` and `_` (`invalid_parameter`): this endpoint takes none' },
     description: 'The calling key\'s account: plan, balance, expiry, and requests and points used today and this calendar month (UTC). '
       + 'Free: costs 0 points and every plan includes it; like every keyed route it still counts towards the plan\'s per-minute limit.',
   },
@@ -139,7 +139,8 @@ function responses(doc: RouteDoc): Record<string, unknown> {
   const okHeaders = { ...keyedHeaders, ...limitHeaders, ...(doc.cached ? CACHE_HEADERS : {}), ...doc.okHeaders };
   const out: Record<string, unknown> = { [doc.okStatus ?? 200]: withHeaders(doc.ok, okHeaders) };
   if (doc.cached) out[304] = { type: 'null', description: 'Not modified: If-None-Match matched the ETag; costs no points', headers: { ...keyedHeaders, ...CACHE_HEADERS } };
-  const auth = doc.keyed ? (doc.free ? [401, 402, 429] : [401, 402, 403, 429]) : doc.admin ? [401] : [];
+  // Every keyed route may answer 422: a query parameter it does not know (D17).
+  const auth = doc.keyed ? (doc.free ? [401, 402, 422, 429] : [401, 402, 403, 422, 429]) : doc.admin ? [401] : [];
   const statuses = [...new Set([...auth, ...(doc.errors ?? [])])].sort();
   for (const s of statuses) out[s] = withHeaders(ERROR_REF, errorHeaders(doc, s, keyedHeaders), doc.errorText?.[s] ?? ERRORS[s]);
   out['5xx'] = withHeaders(ERROR_REF, {}, 'Internal error (`internal`, details only in the log) or the database is unreachable (`unavailable`)');

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { SqliteSync } from '../config.js';
 import type { Database } from './schema.js';
@@ -38,6 +38,28 @@ export function openPostgres(url: string, options: Partial<PgOptions> = {}): Sto
   return new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 
+/**
+ * SQLite transactions begin IMMEDIATE, taking the write lock at once: a deferred one that reads
+ * first fails at once with SQLITE_BUSY when another process commits in between (WAL), where an
+ * immediate one waits out busy_timeout like any writer. Seen with `kurs ingest` while a server loads
+ * the seed history.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 export function openSqlite(path: string, sync: SqliteSync = 'normal'): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
@@ -47,5 +69,5 @@ export function openSqlite(path: string, sync: SqliteSync = 'normal'): Store {
   sqlite.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', sqlite);
+  return new SqlStore(new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }), 'sqlite', sqlite);
 }

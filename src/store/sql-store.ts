@@ -161,6 +161,10 @@ export class SqlStore implements Store {
     return (await this.db.selectFrom('snapshots').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
+  async hasSnapshot(source: string, sha256: string): Promise<boolean> {
+    return (await this.db.selectFrom('snapshots').select('id').where('source', '=', source).where('sha256', '=', sha256).executeTakeFirst()) !== undefined;
+  }
+
   async recordFetch(r: FetchRecord): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const old = await trx.selectFrom('source_health').selectAll().where('source', '=', r.source).executeTakeFirst();

@@ -176,6 +176,8 @@ export interface Store {
   /** Stores one parsed payload atomically; the same payload (by SHA-256) a second time changes nothing. */
   storeSnapshot(snapshot: SnapshotInput): Promise<SnapshotResult>;
   hasSnapshots(): Promise<boolean>;
+  /** Whether this source already stored a payload with this SHA-256 (a resumable load skips it unread). */
+  hasSnapshot(source: string, sha256: string): Promise<boolean>;
   /** Grows whenever a snapshot lands, from any process: servers check it to pick up new data
    *  (on PostgreSQL a stored snapshot also sends a NOTIFY on DATA_CHANNEL). */
   dataVersion(): Promise<number>;

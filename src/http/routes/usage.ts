@@ -8,7 +8,7 @@ import { JSON_TYPE } from '../reply.js';
 export function usageRoutes(app: FastifyInstance, deps: AppDeps, usage: UsageRecorder): void {
   app.get(
     '/v1/usage',
-    { schema: { querystring: Type.Object({ api_key: Type.Optional(Type.String()) }, { additionalProperties: false }) } },
+    { schema: { querystring: Type.Object({ api_key: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
       const { account, plan, keyId } = request.auth!;
       const report = await usageReport((...a) => usage.days(...a), account, plan, deps.now());

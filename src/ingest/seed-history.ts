@@ -1,0 +1,157 @@
+// Loading the seed's history part after the server listens: through the ordinary ingest path, in
+// small batches with a pause between them, so requests and other writers keep getting through. Every
+// batch is one idempotent snapshot: an interrupted load resumes where it stopped on the next start.
+import type { Source } from '../sources/types.js';
+import type { Store } from '../store/store.js';
+import { ingestPayload, sha256 } from './ingest.js';
+import { batchRows, historyBatches, lastHistoryBatch, readSeedHistory, type SeedHistory } from './seed-history-file.js';
+
+/** Rows per snapshot: one batch holds the event loop for a few milliseconds (SQLite writes in-process). */
+export const HISTORY_BATCH_ROWS = 500;
+
+/**
+ * Whether the seed's history is in the database yet. Until it is, a dated request for a day before
+ * the recent part may find too little data: the history endpoints answer 503 `unavailable` with
+ * `Retry-After` for those days rather than a partial answer.
+ */
+export class HistoryReadiness {
+  private done = false;
+  private resolve!: () => void;
+  /** Resolves once the load has finished (or was not needed); never rejects. */
+  readonly ready = new Promise<void>((r) => (this.resolve = r));
+
+  get loaded(): boolean {
+    return this.done;
+  }
+
+  markLoaded(): void {
+    this.done = true;
+    this.resolve();
+  }
+}
+
+export interface HistoryLoadReport {
+  /** Batches stored now. */
+  stored: number;
+  /** Batches an earlier start stored. */
+  already: number;
+  inserted: number;
+  failed: { source: string; reason: string }[];
+}
+
+/**
+ * The pause after a batch: half as long as the batch took, at least MIN_GAP_MS. A SQLite write
+ * holds the database's one write lock; other processes (`kurs ingest`, `kurs keys create`) wait for
+ * it polling every few to 100 ms, and back-to-back batches would starve them into "database is
+ * locked". A third of the time free lets them in, and the event loop answers requests meanwhile.
+ */
+export const MIN_GAP_MS = 10;
+
+export async function loadSeedHistory(
+  store: Store,
+  sources: readonly Source[],
+  history: SeedHistory,
+  now: () => Date,
+  opts: {
+    batchRows?: number;
+    pause?: () => Promise<void>;
+    signal?: AbortSignal;
+    /** Another process (`kurs ingest`, an instance) stored data during the load: rebuild for it now. */
+    onForeignData?: () => void;
+    /** The data version the caller last served; default: the version when the load begins. */
+    since?: number;
+  } = {},
+): Promise<HistoryLoadReport> {
+  const maxRows = opts.batchRows ?? HISTORY_BATCH_ROWS;
+  const report: HistoryLoadReport = { stored: 0, already: 0, inserted: 0, failed: [] };
+  const last = lastHistoryBatch(history.text, maxRows);
+  // Batches are stored in order, so the last one stored means an earlier start finished the load.
+  if (!last || (await store.hasSnapshot(last.source, sha256(last.body)))) return report;
+  /** How long the last batch held the write lock; 0 after a batch found stored (nothing written). */
+  let lastMs = 0;
+  const pause = opts.pause ?? (() => new Promise<void>((r) => (lastMs === 0 ? setImmediate(r) : setTimeout(r, Math.max(MIN_GAP_MS, lastMs / 2)))));
+  const byCode = new Map(sources.map((s) => [s.code, s]));
+  // Snapshot ids grow by one per stored snapshot: a version this loop did not make is someone else's
+  // (on PostgreSQL a rolled-back id is skipped too: at worst one rebuild more).
+  let own = opts.since ?? (await store.dataVersion());
+  for (const batch of historyBatches(history.text, maxRows)) {
+    await pause();
+    if (opts.signal?.aborted) break;
+    const version = await store.dataVersion();
+    if (version !== own) opts.onForeignData?.();
+    own = version;
+    const source = byCode.get(batch.source);
+    if (!source) continue;
+    if (await store.hasSnapshot(batch.source, sha256(batch.body))) {
+      lastMs = 0;
+      report.already++;
+      continue;
+    }
+    const seedSource: Source = {
+      ...source,
+      parse: () => batchRows(batch.body).map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
+    };
+    // The history is what the banks published; real devaluations in it are not ingest faults.
+    const started = performance.now();
+    const outcome = await ingestPayload(store, seedSource, { name: 'seed-history', body: Buffer.from(batch.body) }, now(), { acceptJumps: true });
+    lastMs = performance.now() - started;
+    // Another writer may have got the lock right after this batch's commit: its id comes after ours.
+    own = await store.dataVersion();
+    if (own !== (outcome.status === 'stored' ? version + 1 : version)) opts.onForeignData?.();
+    if (outcome.status === 'stored') {
+      report.stored++;
+      report.inserted += outcome.inserted;
+    } else if (outcome.status === 'failed') {
+      report.failed.push({ source: batch.source, reason: outcome.reason });
+    }
+  }
+  return report;
+}
+
+export interface BackgroundHistory {
+  /** Stops between two batches (the next start resumes) and resolves once nothing is being written. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `kurs serve` after it listens: loads the bundled history, then marks `readiness` and calls
+ * `onData`, the same "data changed" signal an ingest gives, so the rates and history are rebuilt.
+ * Meanwhile the server skips its polls' rebuilds (each batch would set one off) and this calls
+ * `onData` whenever another process stored data, so that is still served within a batch or two.
+ * A missing or broken history file is logged; the server then serves what the database holds.
+ */
+export function startSeedHistory(deps: {
+  store: Store;
+  sources: readonly Source[];
+  readiness: HistoryReadiness;
+  now: () => Date;
+  onData: () => Promise<void>;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** The manifest; default the bundled seed/history.json. */
+  file?: URL;
+}): BackgroundHistory {
+  const foreign = () => void deps.onData().catch((err: Error) => deps.log.error({ err }, 'could not check for new data'));
+  const abort = new AbortController();
+  const started = performance.now();
+  // Data stored while the file is read counts as foreign too: the baseline is taken first.
+  const since = deps.store.dataVersion();
+  const run = Promise.all([readSeedHistory(deps.file), since])
+    .then(([history, v]) => loadSeedHistory(deps.store, deps.sources, history, deps.now, { signal: abort.signal, onForeignData: foreign, since: v }))
+    .then(async (report) => {
+      if (abort.signal.aborted) return;
+      deps.log.info({ ...report, ms: Math.round(performance.now() - started) }, report.stored > 0 ? 'seed history loaded' : 'seed history already loaded');
+      for (const f of report.failed) deps.log.error(f, 'seed history batch not loaded');
+      deps.readiness.markLoaded();
+      if (report.stored > 0) await deps.onData();
+    })
+    .catch((err: Error) => {
+      deps.log.error({ err }, 'could not load the seed history');
+      deps.readiness.markLoaded();
+    });
+  return {
+    stop: () => {
+      abort.abort();
+      return run;
+    },
+  };
+}
