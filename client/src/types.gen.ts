@@ -171,4 +171,16 @@ export type UsageResponse = {
     requests: number;
     points: number;
   };
+  /** GET /v1/usage only: the calling key's own share of today and this month */
+  key?: {
+    key_id: string;
+    today: {
+      requests: number;
+      points: number;
+    };
+    month: {
+      requests: number;
+      points: number;
+    };
+  };
 };
