@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,15 +10,16 @@ import { Market } from '../src/rates/market.js';
 import { SOURCES, sourceByCode } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { fixturesDir, seed, SEED_TODAY, tempDb } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
+import { seed, SEED_TODAY, tempDb } from './helpers.js';
 
 /** After the newest recorded payload, so that no figure is dated ahead. */
 const AFTER_FIXTURES = new Date('2026-11-22T12:00:00Z');
 import { readFileSync } from 'node:fs';
 import { SEED_FILE } from '../src/server.js';
 
-const FIXTURES = fileURLToPath(fixturesDir);
-const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
+const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES = fileURLToPath(FIXTURES_URL);
 
 describe('ingest of the real recorded payloads', { skip }, () => {
   let store: Store;
