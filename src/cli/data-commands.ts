@@ -1,7 +1,7 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { sourceStatuses } from '../ingest/health.js';
+import { lastSuccessText, sourceStatuses } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
@@ -89,7 +89,7 @@ export function dataCommands(program: Command): void {
       if (o.json) return printJson(rows);
       print(table([
         ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
-        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), r.last_success?.slice(0, 16) ?? '-', r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
+        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
       ]));
     });
 }

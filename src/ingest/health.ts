@@ -40,7 +40,10 @@ export interface SourceStatus {
   terms_url: string;
   newest_observation: string | null;
   missed_publications: number | null;
+  /** The last real fetch or import that succeeded; null when there was none. */
   last_success: string | null;
+  /** Figures are held but none came from a fetch or import: they are the bundled seed's. */
+  seeded: boolean;
   last_error_at: string | null;
   last_error: string | null;
   failing: boolean;
@@ -54,8 +57,14 @@ export function sourceStatuses(sources: readonly Source[], health: readonly Sour
     return {
       source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
       newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
-      last_success: h?.lastSuccessAt ?? null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
+      last_success: h?.lastSuccessAt ?? null, seeded: (h?.lastSuccessAt ?? null) === null && (h?.newestDate ?? null) !== null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
       failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
     };
   });
+}
+
+/** "Last success" as a person reads it: the time to the minute (date and time joined by `sep`), or
+ *  why there is none. */
+export function lastSuccessText(s: Pick<SourceStatus, 'last_success' | 'seeded'>, sep = 'T'): string {
+  return s.last_success?.slice(0, 16).replace('T', sep) ?? (s.seeded ? 'seeded' : 'never fetched');
 }

@@ -20,9 +20,12 @@ export const sha256 = (body: Buffer | string) => createHash('sha256').update(bod
 export interface IngestOptions {
   /** The operator accepts moves beyond the jump rule (a real devaluation). */
   acceptJumps?: boolean;
+  /** The bundled seed, not a fetch: store the figures but record no attempt in the source's health,
+   *  so "last success" keeps meaning a real fetch or import. */
+  seed?: boolean;
 }
 
-/** Parses, validates and stores one payload, and records the outcome in the source's health. */
+/** Parses, validates and stores one payload, and records the outcome in the source's health (not for the seed). */
 export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date, opts: IngestOptions = {}): Promise<IngestOutcome> {
   const base = { source: source.code, name: payload.name };
   const at = now.toISOString();
@@ -46,7 +49,7 @@ export async function ingestPayload(store: Store, source: Source, payload: Paylo
       outcome = { ...base, status: 'failed', reason: rejected ? err.message : `unexpected ${(err as Error).name}: ${(err as Error).message}`, rejected };
     }
   }
-  await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
+  if (!opts.seed) await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
   return outcome;
 }
 

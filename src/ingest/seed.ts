@@ -77,7 +77,7 @@ export async function loadSeed(store: Store, sources: readonly Source[], seed: S
       ...source,
       parse: () => s.rows.map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
     };
-    outcomes.push(await ingestPayload(store, seedSource, { name: 'seed', body }, now));
+    outcomes.push(await ingestPayload(store, seedSource, { name: 'seed', body }, now, { seed: true }));
   }
   return outcomes;
 }
