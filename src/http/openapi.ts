@@ -104,7 +104,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     description: 'The figures as the bank published them (D8). Not on the `starter` plan (403).',
   },
-  'GET /v1/banks': { summary: 'Supported banks', tag: 'banks', ok: Banks, keyed: true, cached: true },
+  'GET /v1/banks': {
+    summary: 'Supported banks', tag: 'banks', ok: Banks, keyed: true, cached: true, errors: [422],
+    fields: { format: { description: '`full` (extension): also terms and attribution, cadence and publication time, dates held, currencies, status; omit for the spec\'s shape', example: 'full' } },
+    description: 'Every bank with an adapter, in code order. `format=full` adds what a user of the figures needs to know: the terms, when the bank publishes, what Kurs holds of it, and whether it is current.',
+  },
   'GET /v1/currencies': { summary: 'Supported currencies', tag: 'rates', ok: Currencies, keyed: true, cached: true },
   'GET /openapi.json': { summary: 'This document', tag: 'service', ok: { content: { 'application/json': { schema: Type.Object({ openapi: Type.Literal('3.1.0') }) } } } },
   'GET /metrics': { summary: 'Prometheus metrics', tag: 'service', ok: text('text/plain') },

@@ -195,9 +195,9 @@ export class SqlStore implements Store {
 
   async sourceHealth(): Promise<SourceHealth[]> {
     const health = await this.db.selectFrom('source_health').selectAll().execute();
-    const newest = await this.db.selectFrom('observations').select(['source', sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
+    const held = await this.db.selectFrom('observations').select(['source', sql<string>`min(date)`.as('first'), sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
     const bySource = new Map<string, SourceHealth>();
-    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, newestDate: null });
+    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, firstDate: null, newestDate: null });
     for (const h of health) {
       bySource.set(h.source, {
         ...blank(h.source),
@@ -209,7 +209,7 @@ export class SqlStore implements Store {
         rejections: Number(h.rejections),
       });
     }
-    for (const n of newest) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), newestDate: n.newest });
+    for (const n of held) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), firstDate: n.first, newestDate: n.newest });
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 
