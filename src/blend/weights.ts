@@ -6,7 +6,8 @@
 // before Monday's arrive. Frankfurter instead gives full weight for three calendar days.
 // Then: the issuing central bank counts more for its own currency, coarse figures count less.
 import { ISSUER_OF } from './fixing.js';
-import type { Contribution, SourceInfo } from './rebase.js';
+import type { SourceInfo } from './inputs.js';
+import type { Contribution } from './rebase.js';
 
 /** Two hours: on the recorded data it holds the ECB (13:15 UTC), the Bank of Canada (17:00) and the
  *  NBP (11:15) to their own figures best; at four, the ECB's hour outweighed Ottawa's on trending days. */

@@ -9,6 +9,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { VERSION } from '../version.js';
 import { JSON_TYPE } from './reply.js';
 import { ADMIN_DOCS, ADMIN_SECURITY, ADMIN_SECURITY_SCHEME, ADMIN_TAG } from './openapi-admin.js';
+import type { RouteDoc } from './route-doc.js';
 import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Probe, Provenance, Usage, Welcome } from './schemas.js';
 
 /** The two ways to present a key (D3); the header wins when both are sent. */
@@ -43,32 +44,6 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: header('IETF draft 11: `"minute";r=0;t=17` (remaining, seconds to reset); only on plans with a per-minute limit'),
   'RateLimit-Policy': header('IETF draft 11: `"minute";q=60;w=60` (requests per 60 s)'),
 };
-
-export interface RouteDoc {
-  summary: string;
-  description?: string;
-  tag: 'rates' | 'banks' | 'account' | 'service' | 'admin';
-  ok: TSchema | { content: Record<string, { schema: TSchema }> };
-  /** The success status; 200 unless the route creates something. */
-  okStatus?: 200 | 201;
-  /** Needs a key: adds the auth errors, the points headers and the security requirement. */
-  keyed?: boolean;
-  /** A keyed route that every plan includes and that costs 0 points: no 403, no charge. */
-  free?: boolean;
-  /** Needs the admin token (Bearer): adds the 401 with WWW-Authenticate and the security requirement. */
-  admin?: boolean;
-  /** A cacheable GET: adds ETag, Last-Modified and the 304. */
-  cached?: boolean;
-  errors?: number[];
-  /** Wording for a status where the shared one (ERRORS) does not fit this route. */
-  errorText?: Record<number, string>;
-  /** Headers on the success response. */
-  okHeaders?: Record<string, unknown>;
-  /** An example request body. */
-  bodyExample?: Record<string, unknown>;
-  /** Descriptions and examples for path, query and body fields. */
-  fields?: Record<string, { description: string; example: unknown }>;
-}
 
 const CODE = 'three-letter ISO 4217 code, any case';
 const AMOUNT = { description: 'positive decimal up to 1e15 (`12.50`, `1e3`); default 1 (D5)', example: '100' };

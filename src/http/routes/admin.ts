@@ -9,7 +9,7 @@ import { refillAccounts } from '../../access/refill.js';
 import { accountUsage, type UsageRecorder } from '../../access/usage.js';
 import { utcStamp } from '../../blend/freshness.js';
 import type { Account, KeyRecord, Store } from '../../store/store.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { KeyCache } from '../key-cache.js';
 import { JSON_TYPE } from '../reply.js';

@@ -9,7 +9,7 @@ import { entity, type Entity } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { sourceByCode } from '../../sources/index.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { bankCode, booleanFlag } from '../params.js';
 import { sendCharged } from '../reply.js';

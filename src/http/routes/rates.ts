@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../blend/freshness.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
 import { sendCharged } from '../reply.js';
