@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { fixingMoment } from '../src/blend/fixing.js';
-import { addDays } from '../src/blend/freshness.js';
+import { addDays } from '../src/time/days.js';
 import { blend } from '../src/blend/blend.js';
 import { normalize } from '../src/ingest/validate.js';
 import { Decimal } from '../src/money/decimal.js';

@@ -10,7 +10,7 @@ import { ingestLive } from '../src/ingest/live.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { SOURCES } from '../src/sources/index.js';
 import { NoPublication, type Observation, type Source } from '../src/sources/types.js';
-import { addDays } from '../src/blend/freshness.js';
+import { addDays } from '../src/time/days.js';
 import { bankUpdate } from '../src/blend/rebase.js';
 import { isKnownCode } from '../src/currencies/iso4217.js';
 import { fixtureDir } from './support/fixtures.js';

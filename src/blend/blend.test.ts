@@ -7,7 +7,8 @@ import { fixingMoment } from './fixing.js';
 import { freshUntil } from './freshness.js';
 import type { Figure, SourceInfo } from './inputs.js';
 import { bankUpdate, rebase } from './rebase.js';
-import { businessDaysBehind, hoursBehind, precisionWeight, recencyWeight, roundingError } from './weights.js';
+import { businessDaysBehind } from '../time/days.js';
+import { hoursBehind, precisionWeight, recencyWeight, roundingError } from './weights.js';
 
 const source = (code: string, currency: string, extra: Partial<SourceInfo> = {}): SourceInfo => ({ code, currency, cadence: 'daily', publishedAtUtc: '15:00:00', ...extra });
 const row = (src: string, quote: string, date: string, rate: string, direction: 'direct' | 'indirect', table = ''): Figure =>

@@ -2,7 +2,7 @@
 // figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
 // bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
-import { addDays } from './freshness.js';
+import { addDays } from '../time/days.js';
 import { fixingTime } from './fixing.js';
 import type { Cadence } from '../sources/types.js';
 import type { Figure, SourceInfo } from './inputs.js';

@@ -2,8 +2,8 @@
 // from a broken feed.
 import type { Source } from '../sources/types.js';
 import type { SourceHealth } from '../store/store.js';
+import { DAY_MS, isWeekend } from '../time/days.js';
 
-const DAY_MS = 86_400_000;
 
 /**
  * Publications expected after `newestDate` up to `now`: business days (Mon–Fri) for daily sources,
@@ -22,8 +22,7 @@ export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAt
   }
   let missed = 0;
   for (let day = newest + DAY_MS; day <= today; day += DAY_MS) {
-    const weekday = new Date(day).getUTCDay();
-    if (weekday === 0 || weekday === 6) continue;
+    if (isWeekend(day)) continue;
     if (day === today && !publishedToday) continue;
     missed++;
   }

@@ -2,7 +2,7 @@
 // payloads in ../shared (which a fresh clone lacks), so that the first start serves real rates.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { NoPublication, type Observation, type Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { sha256, type IngestOutcome, ingestPayload } from './ingest.js';

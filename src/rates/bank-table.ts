@@ -1,6 +1,7 @@
 // What `/v1/bank/{code}` serves: each bank's newest figure per currency, in the bank's own digits
 // (D6, D8). Built with the rates table, and its four response bodies are serialized once.
-import { FRESH_DAYS, addDays } from '../blend/freshness.js';
+import { FRESH_DAYS } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import { bankUpdate, newestByQuote, perBase } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';

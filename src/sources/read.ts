@@ -3,6 +3,7 @@
 import { read, type ParsingOptions, type WorkBook } from '@e965/xlsx';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { cleanDecimal } from '../money/decimal.js';
+import { DAY_MS, isWeekend } from '../time/days.js';
 import { ParseError, type FetchWindow } from './types.js';
 
 type Fail = (message: string) => never;
@@ -102,9 +103,8 @@ export function windowDays(window: FetchWindow, opts: { weekdaysOnly?: boolean }
   const end = Date.parse(`${window.to}T00:00:00Z`);
   if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`bad window ${window.from}..${window.to}`);
   const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) {
-    const weekday = new Date(t).getUTCDay();
-    if (opts.weekdaysOnly && (weekday === 0 || weekday === 6)) continue;
+  for (let t = start; t <= end; t += DAY_MS) {
+    if (opts.weekdaysOnly && isWeekend(t)) continue;
     days.push(new Date(t).toISOString().slice(0, 10));
   }
   return days;

@@ -2,7 +2,7 @@
 // the driver (see open.ts) and a few column types in the migrations.
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AccessError, createKey, parseExpiry, updateAccount, type CreatedKey } from '../../access/accounts.js';
 import { refillAccounts } from '../../access/refill.js';
 import { accountUsage, type UsageRecorder } from '../../access/usage.js';
-import { utcStamp } from '../../blend/freshness.js';
+import { utcStamp } from '../../time/stamps.js';
 import type { Account, KeyRecord, Store } from '../../store/store.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';

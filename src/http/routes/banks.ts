@@ -1,7 +1,7 @@
 // Bank rates, the bank list and the currency list (spec 4.5–4.7).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { utcDay } from '../../blend/freshness.js';
+import { utcDay } from '../../time/days.js';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
 import { bankListing } from '../../rates/bank-list.js';

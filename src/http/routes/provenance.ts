@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { toDecimal, type BlendedRate } from '../../blend/blend.js';
-import { utcDay } from '../../blend/freshness.js';
+import { utcDay } from '../../time/days.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
 import type { AppDeps } from '../deps.js';

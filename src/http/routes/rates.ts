@@ -1,7 +1,7 @@
 // The blended-rate endpoints: latest, pair conversion and bulk conversion (spec 4.2–4.4).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { utcDay } from '../../blend/freshness.js';
+import { utcDay } from '../../time/days.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
 import type { AppDeps } from '../deps.js';
