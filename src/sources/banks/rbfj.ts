@@ -68,8 +68,8 @@ export const source: Source = {
       const html = payload.body.toString('utf8');
       const link = /<\/html>\s*$/i.test(html) ? LINK.exec(html)?.[1] : undefined;
       if (link === undefined) fail(`${payload.name} is neither the workbook nor the statistics hub linking it`);
-      // The hub only links the workbook; following a link is a second request the contract cannot
-      // express yet, so the hub is a valid answer that holds no rates.
+      // A recorded or imported hub page holds no rates by itself: fetching follows its link (the
+      // `follow` step below), so here it is a valid answer without a publication.
       throw new NoPublication(CODE, `${payload.name} holds no rates; the daily workbook is at ${link}`);
     }
     const sheet: WorkSheet | undefined = readWorkbook(CODE, payload.name, payload.body, 'xlsx').Sheets[SHEET];
