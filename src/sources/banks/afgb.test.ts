@@ -90,7 +90,7 @@ describe('AFGB edge cases', () => {
 
   test('rejects a truncated page', () => {
     const full = page(USD + row('EURO€', '80.1', '79.9', '80.0', '79.95'));
-    assert.throws(() => parsePage(full.slice(0, full.indexOf('EURO€'))), /not a whole HTML page/);
+    assert.throws(() => parsePage(full.slice(0, full.indexOf('EURO€'))), /truncated/);
   });
 
   test('rejects an empty table, unknown labels and pages without a date', () => {

@@ -37,7 +37,7 @@ describe('BNLN recorded payloads', { skip }, () => {
     for (const [quote, unit] of Object.entries(UNITS)) assert.equal(obs.find((o) => o.quote === quote)?.unit, unit, quote);
     assert.equal(quoted(obs, 'USD'), '2.6759/1');
     assert.equal(quoted(obs, 'EUR'), '3.1581/1');
-    // rateFormated keeps the trailing zero that the JSON number 7.0960 loses.
+    // rateFormated and the JSON number 7.0960 agree, trailing zero included.
     assert.equal(quoted(obs, 'AMD'), '7.0960/1000');
     assert.equal(quoted(obs, 'UZS'), '0.2200/1000');
     assert.equal(quoted(obs, 'IRR'), '0.0204/10000');
@@ -67,7 +67,7 @@ describe('BNLN edge cases', () => {
   test('takes the published text, falling back to the number', () => {
     assert.deepEqual(parse(set(row('AMD', 1000, '7.1500', 7.15))), [{ date: '2026-03-06', quote: 'AMD', rate: '7.1500', unit: 1000, direction: 'direct' }]);
     const numberOnly = set('{"code":"USD","quantity":1,"rate":2.7010,"date":"2026-03-05T17:01:03.120Z"}');
-    assert.deepEqual(parse(numberOnly), [{ date: '2026-03-06', quote: 'USD', rate: '2.701', unit: 1, direction: 'direct' }]);
+    assert.deepEqual(parse(numberOnly), [{ date: '2026-03-06', quote: 'USD', rate: '2.7010', unit: 1, direction: 'direct' }]);
   });
 
   test('rejects an HTML error page', () => {

@@ -38,9 +38,9 @@ describe('NBPL recorded payloads', { skip }, () => {
     assert.equal(rate(obs, '2026-03-02', 'JPY'), '0.022963');
     assert.equal(rate(obs, '2026-03-02', 'IDR'), '0.00021385');
     assert.equal(rate(obs, '2026-03-02', 'XDR'), '4.9266');
-    // Published as 3.6820 and 2.6410: JSON numbers cannot carry the trailing zero.
-    assert.equal(rate(obs, '2026-03-03', 'USD'), '3.682');
-    assert.equal(rate(obs, '2026-03-02', 'CAD'), '2.641');
+    // Published as 3.6820 and 2.6410: the JSON numbers' trailing zeros are kept.
+    assert.equal(rate(obs, '2026-03-03', 'USD'), '3.6820');
+    assert.equal(rate(obs, '2026-03-02', 'CAD'), '2.6410');
     assert.equal(rate(obs, '2026-03-03', 'CLP'), '0.004175');
     assert.equal(rate(obs, '2026-03-05', 'EUR'), '4.2739');
   });
@@ -53,8 +53,8 @@ describe('NBPL recorded payloads', { skip }, () => {
     for (const q of ['AFN', 'VES', 'ZWG', 'XCG', 'SLE', 'RUB', 'BYN']) assert.ok(rate(obs, '2026-03-04', q), q);
     assert.equal(rate(obs, '2026-03-04', 'AFN'), '0.056626');
     assert.equal(rate(obs, '2026-03-04', 'MGA'), '0.000881');
-    assert.equal(rate(obs, '2026-03-04', 'PAB'), '3.677');
-    assert.equal(rate(obs, '2026-03-04', 'NIO'), '0.1');
+    assert.equal(rate(obs, '2026-03-04', 'PAB'), '3.6770');
+    assert.equal(rate(obs, '2026-03-04', 'NIO'), '0.1000');
     assert.equal(rate(obs, '2026-03-04', 'VND'), '0.00014035');
     // 0.0000028 comes out of JSON as 2.8e-6; no exponent and no float noise may reach the rate.
     assert.equal(rate(obs, '2026-03-04', 'IRR'), '0.0000028');

@@ -4,7 +4,7 @@
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
 import { linkOn } from '../follow.js';
-import { decimalOf, failFor, readWorkbook } from '../read.js';
+import { decimalOf, failFor, isWholeHtml, readWorkbook } from '../read.js';
 
 const CODE = 'RBFJ';
 const HUB = '/statistics/economic-and-financial-statistics/';
@@ -66,7 +66,7 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     if (payload.body.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') {
       const html = payload.body.toString('utf8');
-      const link = /<\/html>\s*$/i.test(html) ? LINK.exec(html)?.[1] : undefined;
+      const link = isWholeHtml(html) ? LINK.exec(html)?.[1] : undefined;
       if (link === undefined) fail(`${payload.name} is neither the workbook nor the statistics hub linking it`);
       // A recorded or imported hub page holds no rates by itself: fetching follows its link (the
       // `follow` step below), so here it is a valid answer without a publication.

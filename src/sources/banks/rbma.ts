@@ -4,11 +4,11 @@
 import { parse as parseHtml } from 'node-html-parser';
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
 import { decimalOf, failFor, isoCode } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'RBMA';
 const PATH = '/Statistics/ExchangeRatesFilter/';
 const COLUMNS = 'Currency|Buying|Middle|Selling|Date';
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // …/Statistics/ExchangeRatesFilter/ (live) or rbm-ExchangeRatesFilter-….html (recorded).
 const NAME = /(^|[/-])ExchangeRatesFilter([?#/.-]|$)/i;
 // Rows kept out on purpose. CMD is no ISO 4217 code and repeats the USD figures day for day. IEP, the
@@ -21,7 +21,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "Jan 02  2024" (two no-break spaces in the page) → 2024-01-02. */
 function isoDate(text: string): string {
   const m = /^([A-Z][a-z]{2}) (\d{2}) (\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[1]!) + 1 : 0;
+  const month = m ? monthNumber(m[1]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]}`;
 }

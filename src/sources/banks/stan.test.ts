@@ -99,7 +99,7 @@ ${rows}
 
   test('rejects a truncated page, even one cut between rows', () => {
     const full = page(MAIN);
-    assert.throws(() => parse(full.slice(0, full.indexOf('<TR><TD nowrap>Japanese'))), /cut off/);
+    assert.throws(() => parse(full.slice(0, full.indexOf('<TR><TD nowrap>Japanese'))), /truncated/);
     assert.throws(() => parse(full.slice(0, -10)), ParseError);
   });
 
