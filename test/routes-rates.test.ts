@@ -4,7 +4,6 @@ import { Decimal } from '../src/money/decimal.js';
 import { seed, testApp, type TestApp } from './helpers.js';
 
 /** At most 8 significant digits and nothing that looks like float noise (D6). */
-const EIGHT_DIGITS = /^\d+(\.\d+)?$/;
 const sigDigits = (n: number) => new Decimal(String(n)).sd();
 
 describe('rates endpoints', () => {

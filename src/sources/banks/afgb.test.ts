@@ -79,7 +79,7 @@ describe('AFGB edge cases', () => {
   });
 
   test('a holiday page is no publication', () => {
-    const holiday = page('').replace(/<div class="table-responsive"><table[^]*?<\/table><\/div>/, '<div class="view-empty">There were no results.</div>');
+    const holiday = page('').replace(/<div class="table-responsive"><table[\s\S]*?<\/table><\/div>/, '<div class="view-empty">There were no results.</div>');
     assert.throws(() => parsePage(holiday), NoPublication);
   });
 

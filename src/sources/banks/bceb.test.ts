@@ -7,7 +7,7 @@ import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bceb.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { ParseError, type Observation } from '../types.js';
+import type { Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
 const { dir: DIR, skip } = fixtureDir('BCEB');

@@ -6,7 +6,7 @@ import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbeg.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { NoPublication, ParseError, type Observation } from '../types.js';
+import { NoPublication, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
 const { dir: DIR, skip } = fixtureDir('CBEG');

@@ -54,9 +54,9 @@ describe('MANE recorded payloads', { skip }, () => {
 });
 
 describe('MANE edge cases', () => {
-  const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const escapeXml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const envelope = (inner: string, op = 'GetExchangeRates') =>
-    `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><${op}Response xmlns="http://www.mnb.hu/webservices/" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><${op}Result>${escape(inner)}</${op}Result></${op}Response></s:Body></s:Envelope>`;
+    `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><${op}Response xmlns="http://www.mnb.hu/webservices/" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><${op}Result>${escapeXml(inner)}</${op}Result></${op}Response></s:Body></s:Envelope>`;
   const DAY = '<MNBExchangeRates><Day date="2026-03-06"><Rate unit="1" curr="EUR">399,10</Rate><Rate unit="100" curr="JPY">229,87</Rate></Day></MNBExchangeRates>';
 
   test('reads GetCurrentExchangeRates the same way', () => {

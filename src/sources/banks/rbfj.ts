@@ -38,7 +38,9 @@ function sheetRates(sheet: WorkSheet): Observation[] {
     const date = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
     // The figure as the sheet shows it ("$0.3532", JPY "$71.58"); before 2010 or so the double behind
     // it carries ten or more decimals (0.353198343304188) that RBF does not publish.
-    quotes.forEach((quote, i) => out.push({ date, quote, rate: decimalOf(fail, text(at(r, i + 1)).replace(/^\$/, ''), `${quote} on ${date}`), unit: 1, direction: 'indirect' }));
+    quotes.forEach((quote, i) => {
+      out.push({ date, quote, rate: decimalOf(fail, text(at(r, i + 1)).replace(/^\$/, ''), `${quote} on ${date}`), unit: 1, direction: 'indirect' });
+    });
   }
   return out;
 }
