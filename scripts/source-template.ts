@@ -4,7 +4,7 @@
 /** The adapter: it type-checks as written, and every TODO is a decision the contributor makes. */
 export function adapterFile(code: string): string {
   return `// TODO: which bank, which feed, and what is odd about it (units, direction, dates), in 1-3 lines.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { failFor } from '../read.js';
 
 const CODE = '${code}';
@@ -13,7 +13,8 @@ const NAME = /TODO/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+// SyncSource: parse answers at once (a format whose library is asynchronous, like PDF, takes Source).
+export const source: SyncSource = {
   code: CODE,
   // TODO: the bank's name in English, as the bank writes it.
   name: 'TODO',

@@ -51,7 +51,7 @@ test('rebase: a source without USD is bridged through a currency the others pric
   const out = blend([source('ECBF', 'EUR'), source('XXXX', 'XAF')], rows, opts);
   // CHF per USD = (CHF per XAF) / (EUR per XAF) × (EUR per USD) = (1/700)/(1/650) × 0.8
   // Weighed in floating point, kept to 15 digits: equal to the exact quotient in its first 14.
-  assert.equal(out.get('CHF')!.perUsd.toSignificantDigits(14).toString(), d(650).div(700).times('0.8').toSignificantDigits(14).toString());
+  assert.equal(out.get('CHF')!.perUsd.toSignificantDigits(14).toString(), d('650').div(700).times('0.8').toSignificantDigits(14).toString());
   assert.equal(out.get('CHF')!.contributions[0]!.bridge, 'EUR');
 });
 

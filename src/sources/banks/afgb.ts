@@ -3,7 +3,7 @@
 // table of last month's averages.
 import { parse as parseHtml } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, wholeHtml, windowDays } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -31,7 +31,7 @@ const ROWS: Readonly<Record<string, { quote: string; unit: number }>> = {
 const fail: (message: string) => never = failFor(CODE);
 const clean = (text: string) => text.replace(/\uFEFF/g, '').replace(/\s+/g, ' ').trim();
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Da Afghanistan Bank',
   countryCode: 'AF',

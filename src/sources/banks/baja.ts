@@ -2,7 +2,7 @@
 // endpoint behind its counter-rates page (table 134, 2006 onwards): rows of [date, currency name,
 // buying DMD & TT, buying notes, buying coins, selling DMD, TT & cash], JMD per unit.
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -58,7 +58,7 @@ function observation(cells: unknown): Observation | undefined {
   return { date, quote, rate: buy.plus(sell).div(2).toString(), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Jamaica',
   countryCode: 'JM',

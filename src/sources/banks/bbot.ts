@@ -1,6 +1,6 @@
 // Bank of Botswana exchange rates: one CSV with the whole history (2001 onwards, in no strict order),
 // "Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR", foreign currency per 1 pula (indirect), four decimals.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -15,7 +15,7 @@ const NAME = /\/export\/exchange-rates\.csv(\?|$)|(^|\/)bob-exchange-rates-[^/]*
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Botswana',
   countryCode: 'BW',

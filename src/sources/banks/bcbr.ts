@@ -1,7 +1,7 @@
 // Banco Central do Brasil PTAX closing rates from the Olinda OData API, one currency per request. The
 // body never names its currency (value[{cotacaoCompra, cotacaoVenda, dataHoraCotacao, tipoBoletim}]),
 // so it comes from the payload name: the request's @moeda='EUR' or a recorded file's "-EUR-".
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource, type Source } from '../types.js';
 import { decimalOf, failFor, isIsoDate, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BCBR';
@@ -19,7 +19,7 @@ const currencyOf = (name: string): string | undefined => CURRENCY_IN_NAME.exec(n
 /** The API takes dates as 'MM-DD-YYYY' (month first, unlike toDmy), quotes included (sent as %27). */
 const usDate = (iso: string) => `%27${iso.slice(5, 7)}-${iso.slice(8, 10)}-${iso.slice(0, 4)}%27`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central do Brasil (PTAX)',
   countryCode: 'BR',

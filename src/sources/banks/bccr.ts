@@ -2,7 +2,7 @@
 // table with one column per calendar day ("24 mar 2026") and two rows, buy (indicator 317) and sell
 // (318), CRC per USD. Weekends and holidays carry the previous day's figures, as the bank states them.
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson, windowDays } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -37,7 +37,7 @@ function seriesOf(indicators: unknown[], id: number): Row {
   return asRow(row.series);
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Costa Rica',
   countryCode: 'CR',

@@ -1,7 +1,7 @@
 // Banco Central de Cuba exchange rates from its JSON API: one currency per history call, a row per
 // day with three official series: tasaOficial (segment I, USD fixed at 24), tasaPublica (segment II,
 // USD at 120) and tasaEspecial (segment III, the floating rate the bank sets day by day).
-import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BCCU';
@@ -23,7 +23,7 @@ const fail: (message: string) => never = failFor(CODE);
  */
 const directionOf = (quote: string): Direction => (quote === 'JPY' ? 'indirect' : 'direct');
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Cuba',
   countryCode: 'CU',

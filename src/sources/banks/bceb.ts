@@ -2,7 +2,7 @@
 // layouts: to June 2026 and from July 2026) and the yearly USD archive (a day × month grid of
 // VENTA/COMPRA). BOB per unit of foreign currency throughout.
 import { utils, type WorkBook } from '@e965/xlsx';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, readWorkbook, windowDays } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -80,7 +80,7 @@ function yearlyGrid(rows: Row[], name: string): Observation[] {
   return observations;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Bolivia',
   countryCode: 'BO',

@@ -2,7 +2,7 @@
 // deals), read from its yearly history grid: one HTML page per currency and year, 31 day rows by 12
 // month columns, "ND" where nothing traded. Spanish numbers ("7.271,63"); PYG per 1 unit, gold per troy ounce.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthName } from '../months.js';
 
@@ -63,7 +63,7 @@ function grid(root: HTMLElement, year: string, quote: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central del Paraguay',
   countryCode: 'PY',

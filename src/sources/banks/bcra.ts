@@ -1,7 +1,7 @@
 // Banco Central de la República Argentina: the day's table of the Estadísticas Cambiarias API
 // ({status, results: {fecha, detalle[{codigoMoneda, descripcion, tipoPase, tipoCotizacion}]}}), one
 // request per business day. tipoCotizacion is ARS per unit (direct); tipoPase (USD per unit) is not used.
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJsonKeepingDigits, windowDays } from '../read.js';
 
 const CODE = 'BCRA';
@@ -31,7 +31,7 @@ function perUnits(description: unknown): number {
   return m ? Number(m[1]!.replaceAll('.', '')) : 1;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de la República Argentina',
   countryCode: 'AR',

@@ -1,7 +1,7 @@
 // Banco de Portugal's historical escudo reference rates (1987-01-02..1998-12-31) from the BPstat API:
 // JSON-stat 2.0 datasets, a flat value array over counterparty currency x date. PTE per 1 unit
 // (ITL 0.10353). Historical only: the escudo's last reference rates are those of 31 December 1998.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BGAL';
@@ -75,7 +75,7 @@ function observations(doc: Record<string, unknown>): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco de Portugal',
   countryCode: 'PT',

@@ -1,7 +1,7 @@
 // Banca d'Italia exchange-rate portal: the daily rates of ~170 currencies against the euro (the ECB
 // reference rates for the majors, the Bank's own for the rest), one CSV per day with a "#" footer.
 // Each row states its convention; against EUR it is "Foreign currency amount for 1 Euro.".
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, windowDays } from '../read.js';
 
@@ -17,7 +17,7 @@ const NAME = /(^|\/)dailyRates(\?([^#]*&)?currencyIsoCode=EUR(&|$)|-EUR-[\d-]+\.
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: "Banca d'Italia",
   countryCode: 'IT',

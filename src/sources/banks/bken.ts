@@ -1,6 +1,6 @@
 // Bank of England daily spot rates (4pm London) from the Interactive Database (IADB) as CSV: one
 // column per series, headed by its code (UsingCodes=Y); every figure is foreign units per 1 GBP.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthName, monthNumber } from '../months.js';
@@ -37,7 +37,7 @@ function iadbDate(iso: string): string {
   return `${d}/${monthName(Number(m))}/${y}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of England',
   countryCode: 'GB',

@@ -1,7 +1,7 @@
 // Banco Nacional de Angola reference rates from its REST service: {genericResponse:[{taxa, tipoCambio,
 // data, codigoMoeda…}], success}. AOA per 1 unit (JPY 5.73854); tipoCambio M is the middle rate
 // (B selling, G buying). One request fetches every currency: see `requests`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BNAN';
@@ -33,7 +33,7 @@ function observation(row: unknown, i: number): Observation | undefined {
   return { date: data, quote: RENAMED[code] ?? code, rate: decimalOf(fail, taxa, `${code} on ${data}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Nacional de Angola',
   countryCode: 'AO',

@@ -1,7 +1,7 @@
 // National Bank of Georgia official lari rates (nbg.gov.ge/gw/api/ct/monetarypolicy/currencies).
 // GEL per `quantity` units (10 AED, 1000 AMD, 10000 IRR); the quantity is kept as `unit`. A set is
 // fixed at 17:00 Tbilisi time and is valid from the next day: the payload dates it by that day.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BNLN';
@@ -28,7 +28,7 @@ function observation(date: string, row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Georgia',
   countryCode: 'GE',

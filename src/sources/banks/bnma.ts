@@ -1,7 +1,7 @@
 // Bank Negara Malaysia interbank exchange rates (Open API, quote=rm: MYR per `unit` units, unit 1 or
 // 100), 09:00 session. History only comes per currency and month, so a window costs one request per
 // currency per month; the all-currency "latest" reply is read too.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BNMA';
@@ -50,7 +50,7 @@ function months(window: FetchWindow): [number, number][] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank Negara Malaysia',
   countryCode: 'MY',

@@ -1,7 +1,7 @@
 // Banque Nationale du Rwanda exchange rates from fxrates.bnr.rw: one JSON array per currency and range,
 // [{currency_name, buying_rate, average_rate, selling_rate, post_date "20-May-26"}], all strings. RWF
 // per 1 unit (JPY 9.209); average_rate is the bank's own middle rate.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, failFor, isoCode, parseJson } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -34,7 +34,7 @@ function observation(row: unknown, i: number): Observation {
   return { date, quote, rate: decimalOf(fail, average.trim().replaceAll(',', ''), `${quote} on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banque Nationale du Rwanda',
   countryCode: 'RW',

@@ -1,7 +1,7 @@
 // Bank of Mongolia (Mongolbank) statutory reference rates: a POSTed JSON query answered with one wide
 // object per day, {RATE_DATE, USD: "3,576.42", …, XAU, XAG, SDR}. MNT per 1 unit for every column, even
 // IDR 0.20 and VND 0.14 (two decimals, no per-100 scaling); gold and silver per troy ounce.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BOMU';
@@ -34,7 +34,7 @@ function dayRows(row: unknown, i: number): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Mongolia',
   countryCode: 'MN',

@@ -1,7 +1,7 @@
 // Bank of Thailand daily average exchange rates (THB per unit, commercial banks in Bangkok) from the
 // BOT API gateway. The header claims "Baht / 1 Unit", but JPY is per 100 and IDR per 1,000: the
 // multiplier only shows in the currency's English name ("JAPAN : YEN (100 YEN) (JPY)").
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BOTH';
@@ -33,7 +33,7 @@ function observation(row: unknown): Observation | undefined {
   return { date, quote, rate: decimalOf(fail, mid, `bad ${quote} mid_rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Thailand',
   countryCode: 'TH',

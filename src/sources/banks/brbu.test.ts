@@ -13,8 +13,9 @@ const { dir: DIR, skip } = fixtureDir('BRBU');
 const INDEX = 'brb-affichagetoustauxchange-2026-05-24.html';
 const pdf = (day: string) => `brb-cours-de-change-2026-05-${day}.pdf`;
 
-const parse = (body: Buffer | string, name = 'Cours%20de%20change%20du%2005-03-2026.pdf') => source.parse({ name, body: Buffer.from(body) });
-const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
+// The PDF reader is asynchronous: every parse is awaited.
+const parse = async (body: Buffer | string, name = 'Cours%20de%20change%20du%2005-03-2026.pdf') => source.parse({ name, body: Buffer.from(body) });
+const parseFile = async (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], quote: string) => obs.find((o) => o.quote === quote)?.rate;
 
 const ALL = 'AUD CAD CHF CNY DKK EUR GBP JPY KES KWD NOK RWF SAR SEK TZS UGX USD XDR ZAR'.split(' ');

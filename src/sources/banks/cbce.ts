@@ -1,7 +1,7 @@
 // Central Bank of Sri Lanka indicative rates: a PHP form answers a POST of a date range and a list of
 // currencies with one HTML table per currency, headed "1 AUD -> LKR" | "1 LKR -> AUD", newest day first.
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, wholeHtml } from '../read.js';
 
 const CODE = 'CBCE';
@@ -24,7 +24,7 @@ const HEADER = /^1\s+([A-Z]{3})\s+->\s+LKR$/;
 // exrates.php / cbsl-exrates-form.html, which lists the currencies but holds no rates.
 const NAME = /(^|[/-])exrates(_results(\.php|[-_.]|$)|\.php|-form[-_.])/;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Sri Lanka',
   countryCode: 'LK',

@@ -2,7 +2,7 @@
 // per currency and window, answered with datoscotizaciones.dato rows {Fecha, Moneda, TCC, TCV}. Rates
 // are UYU per 1 unit. Rows name their currency by BCU number (2225), not ISO ("CodigoISO" holds "DLS.").
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isRecord, parseXml, xmlParser } from '../read.js';
 
 const CODE = 'CBCU';
@@ -45,7 +45,7 @@ function envelope(moneda: string, from: string, to: string): string {
 `;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central del Uruguay',
   countryCode: 'UY',

@@ -3,7 +3,7 @@
 // and English; day rows 1..31 follow per month, each month closed by an "Average" row.
 import * as XLSX from '@e965/xlsx';
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -104,7 +104,7 @@ function parseSheet(year: string, sheet: XLSX.WorkSheet): Observation[] {
   return observations;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Iraq',
   countryCode: 'IQ',

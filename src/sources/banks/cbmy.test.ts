@@ -46,7 +46,7 @@ describe('CBMY recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     assert.deepEqual(
-      requests,
+      [...requests],
       ['02', '03', '04', '05', '06'].map((d) => ({ url: `http://127.0.0.1:1/history/${d}-03-2026`, optional: true })),
     );
     assert.deepEqual(source.requests({ from: '2026-03-06', to: '2026-03-09' }, { base: source.baseUrl }).map((r) => r.url), [

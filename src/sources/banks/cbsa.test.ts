@@ -111,7 +111,8 @@ describe('CBSA edge cases', () => {
   /** A workbook laid out like the bank's: month banners and DATE headers in column B. */
   function workbook(sheets: Record<string, unknown[][]>): Buffer {
     const book = XLSX.utils.book_new();
-    for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows, { origin: 'B1' }), name);
+    // aoa_to_sheet honours `origin` (it is sheet_add_aoa on a new sheet); SheetJS's typings omit it.
+    for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows, { origin: 'B1' } as XLSX.AOA2SheetOpts), name);
     return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
   }
   const HEADER = ['DATE', 'TALA/USD', 'TALA/YEN', 'TALA/CNH'];

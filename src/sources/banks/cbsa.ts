@@ -3,7 +3,7 @@
 // "Units of Foreign Currency per ST1.00", i.e. indirect: foreign units per 1 WST.
 import * as XLSX from '@e965/xlsx';
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -111,7 +111,7 @@ function parsePage(html: string, name: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Samoa',
   countryCode: 'WS',

@@ -48,7 +48,7 @@ describe('CBTU recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     assert.deepEqual(
-      requests,
+      [...requests],
       ['02', '03', '04', '05', '06'].map((d) => ({ url: `http://127.0.0.1:1/kurs/2026/${d}032026.xml`, optional: true })),
     );
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);

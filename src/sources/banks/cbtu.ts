@@ -1,7 +1,7 @@
 // Central Bank of Turkmenistan official rates: one XML file per day (cbt.tm/kurs/YYYY/DDMMYYYY.xml).
 // `rate_tmt` is TMT per `multiplier` units (AMD per 100, IRR per 10,000); the manat is pegged at 3.5
 // per USD. Saturdays have a file, Sundays answer 404.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'CBTU';
@@ -19,7 +19,7 @@ function fileDate(raw: unknown): string {
   return date;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Turkmenistan',
   countryCode: 'TM',

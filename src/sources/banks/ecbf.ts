@@ -1,6 +1,6 @@
 // European Central Bank euro reference rates. One adapter reads every shape the ECB serves (daily and
 // history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, xmlParser } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -89,7 +89,7 @@ function csvFromZip(body: Buffer): Buffer {
   return csv[0]!.data;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'European Central Bank',
   countryCode: 'EU',

@@ -3,7 +3,7 @@
 // BI publishes no mid here; its middle rate (kurs tengah) is the average of sell and buy.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, decodeText, failFor, unitOf, wholeHtml } from '../read.js';
 import { monthName, monthNumber } from '../months.js';
@@ -43,7 +43,7 @@ function formDate(iso: string): string {
   return `${iso.slice(8, 10)}-${monthName(Number(iso.slice(5, 7)))}-${iso.slice(0, 4)}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank Indonesia',
   countryCode: 'ID',

@@ -1,7 +1,7 @@
 // Lietuvos bankas official litas rates (1994-04-01 to 2014-12-31), one day per call of the FxRates web
 // service (getFxRates?tp=LT&dt=…). Each rate is a pair of amounts, "7.6881 LTL = 10 AED": the litas
 // amount is the rate, the foreign amount its unit. Historical only: the euro replaced the litas in 2015.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'LIAB';
@@ -28,7 +28,7 @@ function observation(row: Record<string, unknown>, i: number): Observation {
   return { date, quote, rate: decimalOf(fail, litas.Amt, where), unit: unitOf(fail, foreign.Amt, where), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Lietuvos bankas',
   countryCode: 'LT',

@@ -1,7 +1,7 @@
 // Deutsche Bundesbank: the official Frankfurt fixings of the Deutsche Mark (1948-06-21 to 1998-12-30),
 // series BBEX3.D.<ccy>.DEM.AA.AC.000 of the statistics API as SDMX-CSV (semicolons, UTF-8 BOM, CRLF).
 // Rates are DEM per N foreign units, and N is written only in the German title ("100 ATS = ... DEM").
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, unitOf } from '../read.js';
 
 const CODE = 'MARK';
@@ -47,7 +47,7 @@ function observation(row: Row): Observation {
   return { date, quote, rate: decimalOf(fail, row.OBS_VALUE, where), unit: unitOf(fail, title[1], where), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Deutsche Bundesbank',
   countryCode: 'DE',

@@ -2,7 +2,7 @@
 // of an ASP.NET form. S$ per 1 unit (EUR, GBP, USD) or per 100 units (the rest); the multiplier is
 // only stated in each column header ("S$ Per 100 Units of Japanese Yen"). Figures are as of noon.
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
@@ -33,7 +33,7 @@ function column(header: string): { quote: string; unit: number } {
   return { quote, unit: m[2] === undefined ? 1 : Number(m[2]) };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Monetary Authority of Singapore',
   countryCode: 'SG',

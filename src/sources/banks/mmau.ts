@@ -1,6 +1,6 @@
 // Maldives Monetary Authority reference rate: MVR per 1 USD, the only currency it publishes, in one
 // JSON file holding the whole history since 2011-04-21, newest first ({"Date": "21 May 2026", "Rate": "15.42"}).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -22,7 +22,7 @@ function days(raw: unknown): string[] {
   return [m[1]!, ...(m[2] ? [m[2]] : [])].map((day) => iso(m[4]!, month, day));
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Maldives Monetary Authority',
   countryCode: 'MV',

@@ -1,6 +1,6 @@
 // National Bank of Tajikistan official rates: kurs/export_xml.php?date=YYYY-MM-DD&export=xmlout, one date
 // per request, ValCurs/Valute(CharCode, Nominal, Value) with TJS per `Nominal` units.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'NATJ';
@@ -21,7 +21,7 @@ function observation(date: string, valute: Node): Observation {
   return { date, quote, rate: decimalOf(fail, valute.Value, `bad ${quote} Value on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Tajikistan',
   countryCode: 'TJ',

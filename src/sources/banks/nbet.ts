@@ -1,6 +1,6 @@
 // National Bank of Ethiopia daily exchange rates from api.nbe.gov.et: one request per day, each row a
 // currency's buying, selling and weighted-average rate in birr per unit.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson, windowDays } from '../read.js';
 
 const CODE = 'NBET';
@@ -21,7 +21,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, average, `bad ${quote} weighted average on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Ethiopia',
   countryCode: 'ET',

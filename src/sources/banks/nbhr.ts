@@ -1,7 +1,7 @@
 // Hrvatska narodna banka exchange rate lists from api.hnb.hr. Since the euro (2023) the v3 API
 // (tecajn-eur/v3) gives foreign units per 1 EUR; the legacy v2 API (tecajn/v2) holds the kuna-era
 // lists, HRK per `jedinica` units. Rates are decimal-comma strings; we take the middle rate.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, parseJson, unitOf } from '../read.js';
 
 const CODE = 'NBHR';
@@ -41,7 +41,7 @@ function observation(row: Row): Observation | null {
   return { date, quote: 'HRK', rate: middle(row, date, quote), unit, direction: 'indirect' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Hrvatska narodna banka',
   countryCode: 'HR',

@@ -1,7 +1,7 @@
 // Banca Naţională a României reference rates: nbrfxrates.xml (latest), nbrfxrates10days.xml and the
 // yearly files/xml/years/nbrfxrates{YYYY}.xml share one layout, DataSet/Body/Cube[@date]/Rate[@currency].
 // Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'NBOR';
@@ -43,7 +43,7 @@ function dataSet(doc: Node): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banca Naţională a României',
   countryCode: 'RO',

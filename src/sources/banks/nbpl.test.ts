@@ -64,7 +64,7 @@ describe('NBPL recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     // Optional: NBP answers 404 for a range with no table, which is no publication, not a fault.
-    assert.deepEqual(requests, [
+    assert.deepEqual([...requests], [
       { url: 'http://127.0.0.1:1/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json', optional: true },
       { url: 'http://127.0.0.1:1/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json', optional: true },
     ]);

@@ -1,7 +1,7 @@
 // Narodowy Bank Polski mid rates from api.nbp.pl: table A (major currencies, every business day) and
 // table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
 // tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits, windowDays } from '../read.js';
 
 const CODE = 'NBPL';
@@ -41,7 +41,7 @@ function parseTable(table: unknown): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Narodowy Bank Polski',
   countryCode: 'PL',

@@ -1,7 +1,7 @@
 // Nepal Rastra Bank forex rates from its JSON API (api/forex/v1/rates): one entry per calendar day,
 // each with buy and sell rates of 22 currencies, NPR per `currency.unit` units (10 JPY, 100 INR/KRW).
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'NRBL';
@@ -34,7 +34,7 @@ function day(entry: unknown): Observation[] {
   return rates.map((r: unknown) => rate(date, r));
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Nepal Rastra Bank',
   countryCode: 'NP',

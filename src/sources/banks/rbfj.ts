@@ -2,7 +2,7 @@
 // SDR | STG | YEN | CHF | A$ | NZ$ | US$ | EURO, quoted the indirect way: foreign units per 1 FJD.
 // The workbook's address changes with every upload; the statistics hub page links the current one.
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, isWholeHtml, readWorkbook } from '../read.js';
 
@@ -45,7 +45,7 @@ function sheetRates(sheet: WorkSheet): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Fiji',
   countryCode: 'FJ',

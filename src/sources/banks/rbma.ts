@@ -2,7 +2,7 @@
 // <html>), one table of Currency | Buying | Middle | Selling | Date rows grouped by currency, MWK per
 // 1 unit. Middle is the bank's own and the one kept.
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -29,7 +29,7 @@ function isoDate(text: string): string {
 /** mm/dd/yyyy, as the form sends its dates. */
 const formDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Malawi',
   countryCode: 'MW',

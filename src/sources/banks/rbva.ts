@@ -2,7 +2,7 @@
 // AUD | EUR, one row per business day, newest first, VUV per 1 unit (JPY too: 0.7316). The whole
 // history is one page when the list limit is raised (its CSV export stops at 100 rows).
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, wholeHtml } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -22,7 +22,7 @@ function isoDate(text: string): string {
   return `${m[3]!.length === 2 ? '20' : ''}${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Vanuatu',
   countryCode: 'VU',

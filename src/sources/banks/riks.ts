@@ -1,6 +1,6 @@
 // Sveriges Riksbank daily mid rates from the SWEA API, group 130 ("currencies against SEK"): a JSON
 // array of {seriesId, date, value}, series SEK{CCY}PMI, each SEK per 1 unit (JPY 0.05885, IDR 0.00055).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'RIKS';
@@ -30,7 +30,7 @@ function observation(row: unknown): Observation | undefined {
   return { date, quote, rate: decimalOf(fail, value, `${String(seriesId)} has bad value on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Sveriges Riksbank',
   countryCode: 'SE',

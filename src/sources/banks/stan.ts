@@ -2,7 +2,7 @@
 // daily table of main currencies, a weekly table of minor ones, each after its own "Last update:
 // DD.MM.YYYY", and a bid/ask table for USD and EUR. Rates are ALL per unit, JPY/HUF/RUB per 100.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, wholeHtml } from '../read.js';
 
 const CODE = 'STAN';
@@ -52,7 +52,7 @@ function rows(table: HTMLElement, date: string, name: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Albania',
   countryCode: 'AL',

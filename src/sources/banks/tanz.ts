@@ -2,7 +2,7 @@
 // table of S/NO | Currency | Buying | Selling | Mean | Transaction Date rows, a block per day, TZS per
 // 1 unit. Mean is the bank's own middle rate and the one kept.
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, isoCode, wholeHtml } from '../read.js';
 import { monthNumber } from '../months.js';
@@ -34,7 +34,7 @@ function isoDate(text: string): string {
 /** mm/dd/yyyy, as the form's date pickers write it. */
 const formDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Tanzania',
   countryCode: 'TZ',
