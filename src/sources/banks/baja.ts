@@ -2,7 +2,7 @@
 // endpoint behind its counter-rates page (table 134, 2006 onwards): rows of [date, currency name,
 // buying DMD & TT, buying notes, buying coins, selling DMD, TT & cash], JMD per unit.
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
 import { monthNumber } from '../months.js';

@@ -1,6 +1,6 @@
 // Bank of Canada daily exchange rates from the Valet API (group FX_RATES_DAILY): one observation row
 // per business day, one FX{CCY}CAD series per currency, each value a decimal string of CAD per unit.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, parseJson } from '../read.js';
 
 const CODE = 'BCAN';

@@ -1,7 +1,7 @@
 // Banco Central do Brasil PTAX closing rates from the Olinda OData API, one currency per request. The
 // body never names its currency (value[{cotacaoCompra, cotacaoVenda, dataHoraCotacao, tipoBoletim}]),
 // so it comes from the payload name: the request's @moeda='EUR' or a recorded file's "-EUR-".
-import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BCBR';

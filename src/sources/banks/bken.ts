@@ -1,6 +1,6 @@
 // Bank of England daily spot rates (4pm London) from the Interactive Database (IADB) as CSV: one
 // column per series, headed by its code (UsingCodes=Y); every figure is foreign units per 1 GBP.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthName, monthNumber } from '../months.js';

@@ -1,6 +1,6 @@
 // Central Bank of Nigeria official rates: GetAllExchangeRates answers the whole history (2001-12-10 on)
 // as [{currency (an English name), ratedate, buyingrate, centralrate, sellingrate}], NGN per 1 unit.
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'CBNI';

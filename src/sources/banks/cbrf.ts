@@ -1,6 +1,6 @@
 // Bank of Russia official rates from its XML service: XML_daily (every currency on one date) and
 // XML_dynamic (one currency over a range). windows-1251, decimal commas, RUB per `Nominal` units.
-import { type Observation, type Payload, type SyncSource, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'CBRF';

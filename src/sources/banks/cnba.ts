@@ -1,7 +1,7 @@
 // Czech National Bank exchange rate fixing: the JSON API (api.cnb.cz) and the pipe-delimited text file
 // in its English (daily.txt, decimal point) and Czech (denni_kurz.txt, decimal comma) forms.
 // Rates are CZK per `amount` units (100 JPY, 1000 IDR); the multiplier is kept as `unit`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isIsoDate, isoCode, parseJsonKeepingDigits, unitOf } from '../read.js';
 import { monthNumber } from '../months.js';
 

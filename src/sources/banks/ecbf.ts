@@ -1,6 +1,6 @@
 // European Central Bank euro reference rates. One adapter reads every shape the ECB serves (daily and
 // history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, xmlParser } from '../read.js';
 import { monthNumber } from '../months.js';

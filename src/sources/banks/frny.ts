@@ -1,7 +1,7 @@
 // Federal Reserve H.10 noon buying rates in New York, read from FRED one series per request. The body
 // never names its series, so the series id (and with it the currency and the direction) comes from
 // the payload name: the request URL (series_id=DEXUSEU) or a recorded file name (…-DEXUSEU-…).
-import { NoPublication, type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, parseJson } from '../read.js';
 
 const CODE = 'FRNY';

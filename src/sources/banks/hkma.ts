@@ -1,7 +1,7 @@
 // Hong Kong Monetary Authority, Monthly Statistical Bulletin: daily end-of-day exchange rates, HKD
 // per 1 unit of each currency (one lower-case field per currency, JSON doubles with float noise).
 // Released with the bulletin, so a month's figures appear together early in the next month.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isIsoDate, isRecord, parseJson, windowDays } from '../read.js';
 
 const CODE = 'HKMA';

@@ -2,7 +2,7 @@
 // values (rms_mth SDRCV), or the last five days of SDR values (rms_five). Each report is one or more
 // tables (title line, "Currency<TAB>March 02, 2026<TAB>…", a row per currency, a blank line) and notes.
 // Base USD: REP rows are currency units per USD (indirect), "(1)" rows USD per unit (direct).
-import { type Direction, type FeedRequest, type Observation, type Payload, type SyncSource, type Source } from '../types.js';
+import { type Direction, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthNumber } from '../months.js';
 

@@ -1,7 +1,7 @@
 // Magyar Nemzeti Bank official rates from its SOAP service (arfolyamok.asmx). The result element holds a
 // second XML document as escaped text, MNBExchangeRates/Day[@date]/Rate[@unit,@curr], with decimal
 // commas: the envelope is parsed, that text taken out and parsed again. HUF per `unit` (100 JPY).
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'MANE';

@@ -1,6 +1,6 @@
 // Norges Bank exchange rates from its SDMX API as "csvdata" (one row per series and day). In SDMX terms
 // the foreign currency is BASE_CUR and NOK the QUOTE_CUR: OBS_VALUE is NOK per 10^UNIT_MULT units of it.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode } from '../read.js';
 
 const CODE = 'NBHK';

@@ -1,6 +1,6 @@
 // National Bank of Ukraine official hryvnia rates: the exchange_site range API (rate per `units`,
 // one row per currency and calendar day) and the statdirectory list of one date (rate per 1 unit).
-import { type Observation, type Payload, type SyncSource, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits, unitOf } from '../read.js';
 
 const CODE = 'NBUA';

@@ -1,7 +1,7 @@
 // Reserve Bank of Australia table F11.1 (exchange rates, 4pm Sydney): one CSV of every business day
 // since 2023, with metadata rows (Title, Description, …, Units, …, Series ID) above the data. Columns
 // are titled "A$1=USD": foreign units per 1 AUD. The file has no date parameters; each fetch is whole.
-import { type FeedRequest, type Observation, type Payload, type SyncSource, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
 import { monthNumber } from '../months.js';
