@@ -9,6 +9,8 @@ export interface Config {
   seed: boolean;
   bootstrapKey: boolean;
   logLevel: string;
+  /** `pretty`: short readable lines (stdout is a terminal); `json`: one JSON record a line (KURS_LOG_FORMAT). */
+  logFormat: 'json' | 'pretty';
   adminToken: string | undefined;
   freshnessGraceDays: number;
   /** Points per 2xx response, by endpoint id (D11). */
@@ -68,7 +70,7 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
   const problems: string[] = [];
   const onOff = (name: string, fallback: boolean): boolean => {
     const v = env[name];
@@ -94,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = env.KURS_LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`KURS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  // A person at a terminal reads lines; a log collector reads JSON.
+  const logFormat = env.KURS_LOG_FORMAT || (stdoutIsTerminal ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`KURS_LOG_FORMAT must be "json" or "pretty", got ${JSON.stringify(logFormat)}`);
   const adminToken = env.KURS_ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('KURS_ADMIN_TOKEN must be at least 16 characters');
 
@@ -147,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: onOff('KURS_SEED', true),
     bootstrapKey: onOff('KURS_BOOTSTRAP_KEY', true),
     logLevel,
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     adminToken,
     freshnessGraceDays: integer('KURS_FRESHNESS_GRACE_DAYS', 0, 0, 36500),
     pointsCost,

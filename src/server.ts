@@ -8,6 +8,7 @@ import { pruneOld } from './access/retention.js';
 import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { prettyLogStream } from './http/log-format.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
@@ -47,7 +48,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   // The older figures load after listening (src/ingest/seed-history.ts); dated routes consult this.
   const historyLoaded = new HistoryReadiness();
   const meter = createMeter(config.meter, store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, historyLoaded });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, historyLoaded });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });

@@ -29,10 +29,10 @@ describe('admin API (/admin/v1)', () => {
 
   const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = AUTH) =>
     t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const invalid = (res: { statusCode: number; json: () => any }, field: string) => {
+  const invalid = (res: { statusCode: number; json: () => { error: string; details: { field: string }[] } }, field: string) => {
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().error, 'invalid_body');
-    assert.equal(res.json().details[0].field, field);
+    assert.equal(res.json().details[0]?.field, field);
   };
 
   test('refuses a missing, wrong, unprefixed or customer credential with 401 invalid_key', async () => {

@@ -3,7 +3,7 @@
 // and one request at a time per host.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { planBackfill, runBackfill } from '../src/ingest/backfill.js';
@@ -12,12 +12,13 @@ import { sourceByCode } from '../src/sources/index.js';
 import type { Source } from '../src/sources/types.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { fixturesDir, tempDb } from './helpers.js';
+import { tempDb } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 import { BIN } from './support/server-process.js';
 
-const FIXTURES = fileURLToPath(fixturesDir);
-const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
+const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES = fileURLToPath(FIXTURES_URL);
 const ECB_ZIP = `${FIXTURES}/ECBF/eurofxref-hist-2026-04-13.zip`;
 const CBTU_DAY = `${FIXTURES}/CBTU/cbt-kurs-20052026.xml`;
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { fixingMoment } from '../src/blend/fixing.js';
-import { addDays } from '../src/blend/freshness.js';
+import { addDays } from '../src/time/days.js';
 import { blend } from '../src/blend/blend.js';
 import { normalize } from '../src/ingest/validate.js';
 import { Decimal } from '../src/money/decimal.js';
@@ -16,10 +16,10 @@ import { RatesTable } from '../src/rates/table.js';
 import { SOURCES } from '../src/sources/index.js';
 import type { ObservationRow } from '../src/store/store.js';
 import { NoPublication } from '../src/sources/types.js';
-import { fixturesDir } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
 
-const FIXTURES = fileURLToPath(fixturesDir);
-const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
+const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES = fileURLToPath(FIXTURES_URL);
 const LOOKBACK_DAYS = 45;
 /** The goal (issue "blending engine"): the blend within 0.5% of each bank's own figure… */
 const TOLERANCE = 0.005;

@@ -53,7 +53,7 @@ describe('kurs ingest and kurs sources --json', () => {
     const rows = await sources();
     assert.equal(rows.size, 87);
     const ecbf = rows.get('ECBF')!;
-    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'rejections', 'schedule', 'source', 'terms_url']);
+    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'rejections', 'schedule', 'seeded', 'source', 'terms_url']);
     assert.equal(ecbf.newest_observation, TODAY);
     assert.equal(ecbf.missed_publications, 0);
     assert.ok(ecbf.last_success !== null && Date.now() - Date.parse(ecbf.last_success) < 120_000, String(ecbf.last_success));

@@ -2,7 +2,7 @@
 // latest rates where the key has no time series (a starter key: 404 before history exists, 403
 // after), the key kept in the browser only, and no request leaving this server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';

@@ -9,13 +9,15 @@ import { fork } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { IngestOutcome } from '../src/ingest/ingest.js';
 import { SOURCES } from '../src/sources/index.js';
-import { fixturesDir, SEED_TODAY, testApp, type TestApp } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
+import { SEED_TODAY, testApp, type TestApp } from './helpers.js';
 import { kursJson } from './support/server-process.js';
 
 /** A parse that reports nothing for this long is taken to hang. */
 const HANG_MS = 20_000;
 const FAULT_COUNT = 5;
-const fixtures = fileURLToPath(fixturesDir);
+const { dir: fixturesUrl, skip } = fixtureDir();
+const fixtures = fileURLToPath(fixturesUrl);
 
 type Message = { type: 'start' | 'done' | 'skipped' | 'end'; code?: string; fault?: string; outcome?: IngestOutcome };
 
@@ -51,7 +53,7 @@ function runFaults(dbPath: string): Promise<{ outcomes: { code: string; fault: s
   });
 }
 
-describe('feed faults on every adapter', { skip: existsSync(fixtures) ? false : `no fixtures at ${fixtures}` }, () => {
+describe('feed faults on every adapter', { skip }, () => {
   let t: TestApp;
   let key: string;
   const before_: Map<string, { status: number; body: string }> = new Map();
@@ -73,7 +75,7 @@ describe('feed faults on every adapter', { skip: existsSync(fixtures) ? false : 
     const { outcomes, skipped } = await runFaults(t.dbPath);
     ctx.diagnostic(`${SOURCES.length - skipped.length} adapters × ${FAULT_COUNT} faults; ${served} sources had figures served before${skipped.length ? `; no fixture for ${skipped.join(', ')}` : ''}`);
     assert.equal(outcomes.length, (SOURCES.length - skipped.length) * FAULT_COUNT);
-    const wrong = outcomes.filter(({ code, outcome }) => outcome.status !== 'failed' || outcome.reason.trim() === '' || /^unexpected /.test(outcome.reason));
+    const wrong = outcomes.filter(({ outcome }) => outcome.status !== 'failed' || outcome.reason.trim() === '' || /^unexpected /.test(outcome.reason));
     assert.deepEqual(
       wrong.map(({ code, fault, outcome }) => `${code} ${fault}: ${outcome.status} ${'reason' in outcome ? outcome.reason.slice(0, 160) : ''}`),
       [],

@@ -109,5 +109,3 @@ function recordAgainstOpenApi(app: FastifyInstance): string[] {
   });
   return problems;
 }
-
-export const fixturesDir = new URL('../../shared/fixtures/sources/', import.meta.url);

@@ -10,15 +10,16 @@ import { ingestLive } from '../src/ingest/live.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { SOURCES } from '../src/sources/index.js';
 import { NoPublication, type Observation, type Source } from '../src/sources/types.js';
-import { addDays } from '../src/blend/freshness.js';
+import { addDays } from '../src/time/days.js';
 import { bankUpdate } from '../src/blend/rebase.js';
 import { isKnownCode } from '../src/currencies/iso4217.js';
-import { fixturesDir, testApp, type TestApp } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
+import { testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
-const FIXTURES = fileURLToPath(fixturesDir);
+const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES = fileURLToPath(FIXTURES_URL);
 const TESTDATA = new URL('../src/sources/banks/testdata/', import.meta.url);
-const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
 const NOW = new Date('2026-11-22T12:00:00Z');
 
 const tokens = (text: string) => new Set(decodeURIComponent(text).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 2));

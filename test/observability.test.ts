@@ -26,6 +26,8 @@ describe('/metrics', () => {
     ({ key } = await t.key({ plan: 'business', points: 1000 }));
     const { key: poor } = await t.key({ plan: 'business', points: 0 });
     const { key: starter } = await t.key({ plan: 'starter', points: 1000 });
+    // The seed records no fetch (a seed is not a fetch): ECBF's success is a real one.
+    await t.store.recordFetch({ source: 'ECBF', at: '2026-04-14T12:00:00.000Z' });
     await t.store.recordFetch({ source: 'BCAN', at: '2026-04-14T11:00:00.000Z', error: 'HTTP 503 from feed' });
     const get = (url: string, k?: string) => t.app.inject({ method: 'GET', url, headers: k ? { authorization: k } : {} });
     for (let i = 0; i < 3; i++) await get('/v1/EUR/latest', key);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createKey } from '../src/access/accounts.js';
+import { BatchMeter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { Market } from '../src/rates/market.js';
@@ -58,9 +59,9 @@ describe('per-plan request limits (one instance, in memory)', () => {
 describe('per-plan request limits across instances on PostgreSQL', { skip: pgTestUrl ? false : 'KURS_TEST_DATABASE_URL is not set' }, () => {
   test('two app instances on one database share one starter account\'s 60 a minute', async () => {
     const schema = await pgSchema(pgTestUrl!);
-    const stores = [openPostgres(schema.url, 5), openPostgres(schema.url, 5)];
+    const stores = [openPostgres(schema.url, { poolSize: 5 }), openPostgres(schema.url, { poolSize: 5 })];
     const pointsCost = Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])) as Record<EndpointId, number>;
-    const apps = stores.map((store) => buildApp({ store, market: new Market(store, SOURCES, 0), sources: SOURCES, pointsCost, now: () => SEED_TODAY, logLevel: 'silent' }));
+    const apps = stores.map((store) => buildApp({ store, meter: new BatchMeter(store), market: new Market(store, SOURCES, 0), sources: SOURCES, pointsCost, now: () => SEED_TODAY, logLevel: 'silent' }));
     try {
       await stores[0]!.migrate();
       const { key } = await createKey(stores[0]!, { plan: 'starter', points: 1000 }, SEED_TODAY);

@@ -5,7 +5,6 @@ import { SEED_TODAY, testApp, type TestApp } from './helpers.js';
 import { DATASET_CURRENCIES, NEWEST_PUBLICATION, NEWEST_PUBLICATION_HTTP, datasetApp, datasetRows } from './support/dataset.js';
 
 /** At most 8 significant digits and nothing that looks like float noise (D6). */
-const EIGHT_DIGITS = /^\d+(\.\d+)?$/;
 const sigDigits = (n: number) => new Decimal(String(n)).sd();
 
 describe('rates endpoints, on the written test dataset', () => {

@@ -12,7 +12,7 @@ import type { Store } from '../src/store/store.js';
 import { PG_TEST_URL, tempPgDatabase, type TempPg } from './support/pg.js';
 
 /** Forwards a local port to the database; `cut` drops every connection and refuses new ones. */
-class Proxy {
+class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   port = 0;
@@ -48,13 +48,13 @@ const get = async (url: string, key?: string) => {
 describe('failing closed when PostgreSQL is unreachable (real process, TCP proxy)', { skip: PG_TEST_URL ? false : 'KURS_TEST_DATABASE_URL is not set' }, () => {
   let db: TempPg;
   let store: Store;
-  let proxy: Proxy;
+  let proxy: TcpProxy;
   let kurs: Running;
 
   before(async () => {
     db = await tempPgDatabase();
     const direct = new URL(db.url);
-    proxy = new Proxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     await proxy.open();
     const viaProxy = new URL(db.url);
     viaProxy.hostname = '127.0.0.1';

@@ -2,7 +2,7 @@
 // figure (recent part + compressed history), and the history loads in resumable background batches.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -15,11 +15,12 @@ import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
 import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { fixturesDir, seed, SEED_TODAY, tempDb } from './helpers.js';
+import { seed, SEED_TODAY, tempDb } from './helpers.js';
+import { fixtureDir } from './support/fixtures.js';
 import { PG_TEST_URL, tempPgDatabase } from './support/pg.js';
 
-const FIXTURES = fileURLToPath(fixturesDir);
-const skip = existsSync(FIXTURES) ? false : `shared fixtures not found at ${FIXTURES}`;
+const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES = fileURLToPath(FIXTURES_URL);
 
 describe('the committed seed', { skip }, () => {
   let built: BuiltSeed;

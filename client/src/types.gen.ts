@@ -56,6 +56,31 @@ export type BanksResponse = {
     bank_code: string;
     currency: string;
     bank_name: string;
+  }> | Array<{
+    country_code: string;
+    country_name: string;
+    bank_code: string;
+    currency: string;
+    bank_name: string;
+    /** the page stating the terms of use of the bank's figures */
+    terms_url: string;
+    /** the credit line the terms ask for; null where they ask for none */
+    attribution: string | null;
+    cadence: "daily" | "weekly" | "monthly";
+    /** cadence per table where tables differ (NBP table B is weekly) */
+    table_cadence: Record<string, "daily" | "weekly" | "monthly"> | null;
+    /** documented publication time of day, UTC */
+    published_at_utc: string;
+    /** oldest publication date held */
+    first_date: string | null;
+    /** newest publication date held */
+    newest_date: string | null;
+    /** the currencies the bank publishes now */
+    currencies: Array<string>;
+    /** `current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher */
+    status: "current" | "stale" | "discontinued";
+    /** last day a discontinued publisher published */
+    discontinued: string | null;
   }>;
 };
 

@@ -1,4 +1,4 @@
-// Account and key operations shared by the CLI, the first-start bootstrap and (later) the admin API.
+// Account and key operations shared by the CLI, the first-start bootstrap and the admin API (/admin/v1).
 import type { Account, AccountPatch, LedgerActor, Store } from '../store/store.js';
 import { displayPrefix, generateKey, hashKey, newAccountId, newKeyId } from './keys.js';
 

@@ -57,7 +57,9 @@ export class BatchMeter implements Meter {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
         const results = await this.store.chargeBatch(batch);
-        batch.forEach((w, i) => w.resolve(results[i]!));
+        batch.forEach((w, i) => {
+          w.resolve(results[i]!);
+        });
       } catch (err) {
         // The transaction rolled back (or its commit is unknown): nobody in it is answered 2xx.
         for (const w of batch) w.reject(err);

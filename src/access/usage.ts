@@ -2,7 +2,8 @@
 // Counting adds no database write per request: counts gather in memory per (account, key, day) and are
 // written in one batch every second and on shutdown, so a crash loses at most the last interval's
 // counts. Points themselves are charged by the meter, never from here, so a crash never loses points.
-import { utcDay, utcStamp } from '../blend/freshness.js';
+import { utcDay } from '../time/days.js';
+import { utcStamp } from '../time/stamps.js';
 import type { Account, Plan, Store, UsageDay } from '../store/store.js';
 import { noAccount } from './accounts.js';
 

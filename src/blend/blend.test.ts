@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Decimal } from '../money/decimal.js';
-import type { ObservationRow } from '../store/store.js';
 import { blend } from './blend.js';
 import { AGREEMENT_SCALE, agreementWeights, outliers, weightedMedian } from './consensus.js';
 import { fixingMoment } from './fixing.js';
 import { freshUntil } from './freshness.js';
-import { bankUpdate, rebase, type SourceInfo } from './rebase.js';
-import { businessDaysBehind, hoursBehind, precisionWeight, recencyWeight, roundingError } from './weights.js';
+import type { Figure, SourceInfo } from './inputs.js';
+import { bankUpdate, rebase } from './rebase.js';
+import { businessDaysBehind } from '../time/days.js';
+import { hoursBehind, precisionWeight, recencyWeight, roundingError } from './weights.js';
 
 const source = (code: string, currency: string, extra: Partial<SourceInfo> = {}): SourceInfo => ({ code, currency, cadence: 'daily', publishedAtUtc: '15:00:00', ...extra });
-const row = (src: string, quote: string, date: string, rate: string, direction: 'direct' | 'indirect', table = ''): ObservationRow =>
-  ({ source: src, quote, date, rate, direction, unit: 1, table, storedAt: '2026-04-14T00:00:00.000Z' });
+const row = (src: string, quote: string, date: string, rate: string, direction: 'direct' | 'indirect', table = ''): Figure =>
+  ({ source: src, quote, date, rate, direction, unit: 1, table });
 const opts = { referenceDay: '2026-04-14', graceDays: 0 };
 const d = (v: string) => new Decimal(v);
 
@@ -50,7 +51,7 @@ test('rebase: a source without USD is bridged through a currency the others pric
   const out = blend([source('ECBF', 'EUR'), source('XXXX', 'XAF')], rows, opts);
   // CHF per USD = (CHF per XAF) / (EUR per XAF) × (EUR per USD) = (1/700)/(1/650) × 0.8
   // Weighed in floating point, kept to 15 digits: equal to the exact quotient in its first 14.
-  assert.equal(out.get('CHF')!.perUsd.toSignificantDigits(14).toString(), d(650).div(700).times('0.8').toSignificantDigits(14).toString());
+  assert.equal(out.get('CHF')!.perUsd.toSignificantDigits(14).toString(), d('650').div(700).times('0.8').toSignificantDigits(14).toString());
   assert.equal(out.get('CHF')!.contributions[0]!.bridge, 'EUR');
 });
 

@@ -4,13 +4,13 @@
 // pegs. Pure: rows, sources, the reference day and moment in; a table out (docs/blending.md).
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
-import type { ObservationRow } from '../store/store.js';
 import type { Cadence } from '../sources/types.js';
 import { agreementWeights, MIN_SOURCES_FOR_CONSENSUS, outliers } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
 import { freshUntil } from './freshness.js';
 import { PEG_BY_CURRENCY, type Peg } from './pegs.js';
-import { rebase, type Contribution, type SourceInfo } from './rebase.js';
+import type { Figure, SourceInfo } from './inputs.js';
+import { rebase, type Contribution } from './rebase.js';
 import { hoursApart, weightOf } from './weights.js';
 
 export type Exclusion = false | 'stale' | 'outlier' | 'peg';
@@ -123,7 +123,7 @@ function combineAll(contributions: Contribution[], ctx: Context): Map<string, Bl
   return new Map([...byCurrency].map(([currency, list]) => [currency, combine(currency, list, ctx)]));
 }
 
-export function blend(sources: SourceInfo[], rows: ObservationRow[], opts: BlendOptions): Map<string, BlendedRate> {
+export function blend(sources: SourceInfo[], rows: Figure[], opts: BlendOptions): Map<string, BlendedRate> {
   const live = sources.filter((s) => !s.discontinued);
   const ctx: Context = {
     sources: new Map(live.map((s) => [s.code, s])),
@@ -133,7 +133,7 @@ export function blend(sources: SourceInfo[], rows: ObservationRow[], opts: Blend
       return freshUntil(date!, cadence as Cadence, Number(grace));
     }),
   };
-  const bySource = new Map<string, ObservationRow[]>();
+  const bySource = new Map<string, Figure[]>();
   for (const r of rows) {
     const list = bySource.get(r.source);
     if (list) list.push(r);

@@ -1,8 +1,8 @@
 // When a figure reflects the market: its fixing moment, which for some banks is hours before the
 // publication time that `bank_update` (D7) reports. Recency weights compare fixing moments, so a
 // figure published late is not mistaken for a late market reading.
-import { addDays } from './freshness.js';
-import type { SourceInfo } from './rebase.js';
+import { addDays } from '../time/days.js';
+import type { SourceInfo } from './inputs.js';
 
 /** Fixing time (UTC) where it differs from the publication time by an hour or more, by source or by
  *  source and currency. */

@@ -2,23 +2,10 @@
 // figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
 // bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
-import { addDays } from './freshness.js';
+import { addDays } from '../time/days.js';
 import { fixingTime } from './fixing.js';
-import type { ObservationRow } from '../store/store.js';
 import type { Cadence } from '../sources/types.js';
-
-export interface SourceInfo {
-  code: string;
-  currency: string;
-  cadence: Cadence;
-  tableCadence?: Record<string, Cadence>;
-  publishedAtUtc: string;
-  publishedDayOffset?: number;
-  /** Historical-only publishers are never blended into current rates. */
-  discontinued?: string;
-  /** Provenance grade of the source's recorded payloads (see Source.grade). */
-  grade?: 'A' | 'B' | 'C' | 'F';
-}
+import type { Figure, SourceInfo } from './inputs.js';
 
 /** One source's figure for one currency, as units of that currency per 1 USD. */
 export interface Contribution {
@@ -35,7 +22,7 @@ export interface Contribution {
   moment: string;
   /** The published figure, per 1 unit, in the published direction, and that direction. */
   published: string;
-  direction: ObservationRow['direction'];
+  direction: Figure['direction'];
   /** The currency the source was bridged through when it publishes no USD. */
   bridge?: string;
 }
@@ -47,16 +34,16 @@ export function bankUpdate(source: Pick<SourceInfo, 'publishedAtUtc' | 'publishe
 }
 
 /** Units of `row.quote` per 1 unit of the source's base currency. */
-export function perBase(row: ObservationRow): Decimal {
+export function perBase(row: Figure): Decimal {
   return row.direction === 'indirect' ? new Decimal(row.rate) : new Decimal(1).div(row.rate);
 }
 
 /** `perBase` in floating point, for blending. */
-const perBaseNumber = (row: ObservationRow): number => (row.direction === 'indirect' ? Number(row.rate) : 1 / Number(row.rate));
+const perBaseNumber = (row: Figure): number => (row.direction === 'indirect' ? Number(row.rate) : 1 / Number(row.rate));
 
 /** The newest row per currency; `rows` may hold several dates. */
-export function newestByQuote(rows: ObservationRow[]): Map<string, ObservationRow> {
-  const newest = new Map<string, ObservationRow>();
+export function newestByQuote<R extends Figure>(rows: R[]): Map<string, R> {
+  const newest = new Map<string, R>();
   for (const r of rows) {
     const seen = newest.get(r.quote);
     if (!seen || r.date > seen.date) newest.set(r.quote, r);
@@ -75,13 +62,13 @@ export interface Pivot {
  * of the same date, or the newest earlier one (a weekly table against a daily USD row). Empty when
  * the source has no figure for the pivot.
  */
-export function rebase(source: SourceInfo, rows: ObservationRow[], pivot: Pivot = { currency: 'USD', perUsd: 1 }): Contribution[] {
-  const cadenceOf = (r: ObservationRow): Cadence => source.tableCadence?.[r.table] ?? source.cadence;
+export function rebase(source: SourceInfo, rows: Figure[], pivot: Pivot = { currency: 'USD', perUsd: 1 }): Contribution[] {
+  const cadenceOf = (r: Figure): Cadence => source.tableCadence?.[r.table] ?? source.cadence;
   const bridge = pivot.currency === 'USD' ? {} : { bridge: pivot.currency };
   // A source's rows share a handful of dates: stamp each date once.
   const stamps = new Map<string, string>();
   const stamp = (date: string) => stamps.get(date) ?? stamps.set(date, bankUpdate(source, date)).get(date)!;
-  const contribution = (currency: string, perUsd: number, r: ObservationRow): Contribution => ({
+  const contribution = (currency: string, perUsd: number, r: Figure): Contribution => ({
     source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: stamp(r.date),
     moment: `${stamp(r.date).slice(0, 10)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, ...bridge,
   });
@@ -95,7 +82,7 @@ export function rebase(source: SourceInfo, rows: ObservationRow[], pivot: Pivot 
   if (pivotRows.length === 0) return [];
   const pivotOn = (date: string) => pivotRows.find((u) => u.date <= date);
   // Units of X per USD = (X per base) / (pivot per base) × (pivot per USD).
-  const perUsd = (r: ObservationRow, p: ObservationRow) => (perBaseNumber(r) / perBaseNumber(p)) * pivot.perUsd;
+  const perUsd = (r: Figure, p: Figure) => (perBaseNumber(r) / perBaseNumber(p)) * pivot.perUsd;
 
   const latestPivot = pivotRows[0]!;
   // The base's own rate comes from the pivot row; a bridged source says nothing new about the bridge.

@@ -5,8 +5,10 @@
 // Hours count business days only (weekends skipped), so Friday's figures stay whole on a Monday
 // before Monday's arrive. Frankfurter instead gives full weight for three calendar days.
 // Then: the issuing central bank counts more for its own currency, coarse figures count less.
+import { businessDaysBehind } from '../time/days.js';
 import { ISSUER_OF } from './fixing.js';
-import type { Contribution, SourceInfo } from './rebase.js';
+import type { SourceInfo } from './inputs.js';
+import type { Contribution } from './rebase.js';
 
 /** Two hours: on the recorded data it holds the ECB (13:15 UTC), the Bank of Canada (17:00) and the
  *  NBP (11:15) to their own figures best; at four, the ECB's hour outweighed Ottawa's on trending days. */
@@ -19,21 +21,6 @@ export const ISSUER_WEIGHT = 2;
 /** How far banks fixing at the same moment typically disagree (relative): 5 basis points on the
  *  recorded data. A figure rounded coarser than this is weighted down by its rounding error. */
 export const TYPICAL_SPREAD = 0.0005;
-
-const DAY_MS = 86_400_000;
-
-/** Weekdays among epoch days [0, n): day 0 (1970-01-01) was a Thursday, so a week from it runs
- *  Thu Fri Sat Sun Mon Tue Wed. Arithmetic, because the blend asks this thousands of times. */
-const WEEKDAYS_BEFORE = [0, 1, 2, 2, 2, 3, 4];
-const weekdaysBefore = (n: number) => Math.floor(n / 7) * 5 + WEEKDAYS_BEFORE[n % 7]!;
-const epochDay = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-
-/** Monday-to-Friday days after `date`, up to and including `newest`. */
-export function businessDaysBehind(date: string, newest: string): number {
-  const from = epochDay(date);
-  const to = epochDay(newest);
-  return to <= from ? 0 : weekdaysBefore(to + 1) - weekdaysBefore(from + 1);
-}
 
 const hourOf = (stamp: string) => Number(stamp.slice(11, 13)) + Number(stamp.slice(14, 16)) / 60;
 

@@ -1,8 +1,9 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { sourceStatuses } from '../ingest/health.js';
+import { lastSuccessText, sourceStatuses } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
+import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
 import { serve } from '../server.js';
 import { createHttpClient } from '../sources/http.js';
@@ -50,13 +51,13 @@ export function dataCommands(program: Command): void {
       const unknown = only?.filter((c) => !SOURCES.some((s) => s.code === c)) ?? [];
       if (unknown.length > 0) throw new CliError(`no adapter for ${unknown.join(', ')}; \`kurs\` knows ${SOURCES.map((s) => s.code).join(', ')}`);
       const opts = { acceptJumps: o.acceptJumps === true };
-      const outcomes = await withRuntime(async ({ store, config }) => {
+      const { outcomes, skippedFiles } = await withRuntime(async ({ store, config }) => {
         if (o.fromDir) {
           const report = await ingestDir(store, SOURCES, o.fromDir, () => new Date(), only, opts).catch((err: NodeJS.ErrnoException) => {
             throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new CliError(`cannot read ${o.fromDir}: ${err.code}`) : err;
           });
           for (const folder of report.unknownFolders) process.stderr.write(`warning: no adapter for folder ${folder}; skipped\n`);
-          return report.outcomes;
+          return report;
         }
         const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date() };
         const results = await Promise.all(SOURCES.filter((s) => !only || only.includes(s.code)).map((s) => ingestLive(deps, s, opts)));
@@ -69,23 +70,13 @@ export function dataCommands(program: Command): void {
           }
         }
         if (failedFetches > 0) process.exitCode = 1;
-        return results.flatMap((r) => (r.status === 'done' ? r.outcomes : []));
+        return { outcomes: results.flatMap((r) => (r.status === 'done' ? r.outcomes : [])), skippedFiles: [] };
       });
-      let failed = 0;
-      for (const r of outcomes) {
-        if (r.status === 'failed') {
-          failed++;
-          print(`${r.source} ${r.name}: FAILED: ${r.reason}`);
-        } else if (r.status === 'duplicate') {
-          print(`${r.source} ${r.name}: already imported`);
-        } else if (r.status === 'no_publication') {
-          print(`${r.source} ${r.name}: no publication (${r.reason})`);
-        } else {
-          const skipped = r.skipped.length > 0 ? `, skipped codes ${r.skipped.join(' ')}` : '';
-          print(`${r.source} ${r.name}: ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${skipped}`);
-        }
-      }
-      if (failed > 0) throw new CliError(`${failed} payload(s) failed to import`);
+      for (const r of outcomes) print(outcomeLine(r));
+      for (const file of skippedFiles) print(`${file}: skipped: no adapter reads this file (CONTRIBUTING.md, "Recorded copies")`);
+      const counts = countOutcomes(outcomes, skippedFiles.length);
+      print(summaryLine(counts));
+      if (counts.failed > 0) throw new CliError(`${counts.failed} payload(s) failed to import`);
     });
 
   program
@@ -98,7 +89,7 @@ export function dataCommands(program: Command): void {
       if (o.json) return printJson(rows);
       print(table([
         ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
-        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), r.last_success?.slice(0, 16) ?? '-', r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
+        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
       ]));
     });
 }

@@ -2,18 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Balances } from '../access/balances.js';
-import type { Meter } from '../access/meter.js';
 import { limiterFor } from '../access/rate-limit.js';
 import { UsageRecorder } from '../access/usage.js';
-import { DEFAULT_LIMITS, type EndpointId, type Limits } from '../config.js';
-import type { HistoryReadiness } from '../ingest/seed-history.js';
-import type { Market } from '../rates/market.js';
-import type { Source } from '../sources/types.js';
-import type { Store } from '../store/store.js';
+import { DEFAULT_LIMITS } from '../config.js';
 import { authenticate } from './auth.js';
-import { installCors, type CorsOrigins } from './cors.js';
+import { installCors, } from './cors.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
-import { KeyCache, type KeyCacheOptions } from '../access/key-cache.js';
+import { KeyCache } from '../access/key-cache.js';
 import { installKnownParams } from './known-params.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
@@ -31,31 +26,9 @@ import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
 import { statusRoutes } from './routes/status.js';
+import type { AppDeps } from './deps.js';
 
-export interface AppDeps {
-  store: Store;
-  /** Points meter (src/access/meter.ts): what every charged response goes through. */
-  meter: Meter;
-  market: Market;
-  sources: readonly Source[];
-  pointsCost: Record<EndpointId, number>;
-  now: () => Date;
-  /** pino level for request logs; tests pass 'silent'. */
-  logLevel: string;
-  /** Where logs go (default stdout, in batches: request-log.ts); tests capture them to check redaction. */
-  logStream?: NodeJS.WritableStream;
-  /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
-  adminToken?: string;
-  /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */
-  limits?: Limits;
-  /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
-   *  default here, so tests see every change at once) asks on every request. */
-  keyCache?: KeyCacheOptions;
-  /** KURS_CORS_ORIGINS: origins whose browser scripts may call /v1 and the public pages; `*` when omitted. */
-  corsOrigins?: CorsOrigins;
-  /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
-  historyLoaded?: HistoryReadiness;
-}
+export type { AppDeps };
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
 export const BODY_LIMIT = 64 * 1024;

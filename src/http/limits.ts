@@ -4,7 +4,7 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Limits } from '../config.js';
-import { ApiError, sendError } from './errors.js';
+import { ApiError } from './errors.js';
 
 /** How often Node sweeps connections for the headers and request deadlines (its default is 30 s). */
 const SWEEP_MS = 1_000;

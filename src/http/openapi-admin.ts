@@ -1,7 +1,7 @@
 // The admin API's part of the OpenAPI document (issue 6.7): its operations, the Bearer scheme and the
 // `admin` tag. Kept apart from openapi.ts, which merges ADMIN_DOCS into ROUTE_DOCS; like the routes
 // themselves, these appear in the document only when KURS_ADMIN_TOKEN is set.
-import type { RouteDoc } from './openapi.js';
+import type { RouteDoc } from './route-doc.js';
 import { AdminAccount, AdminAccounts, AdminCreatedKey, AdminKeys, AdminLedger, AdminPlans, AdminRefill, AdminRevoked, Usage } from './schemas.js';
 
 export const ADMIN_SECURITY: { [scheme: string]: string[] }[] = [{ bearer: [] }];

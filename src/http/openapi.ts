@@ -9,6 +9,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { VERSION } from '../version.js';
 import { JSON_TYPE } from './reply.js';
 import { ADMIN_DOCS, ADMIN_SECURITY, ADMIN_SECURITY_SCHEME, ADMIN_TAG } from './openapi-admin.js';
+import type { RouteDoc } from './route-doc.js';
 import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Probe, Provenance, Usage, Welcome } from './schemas.js';
 
 /** The two ways to present a key (D3); the header wins when both are sent. */
@@ -44,32 +45,6 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': header('IETF draft 11: `"minute";q=60;w=60` (requests per 60 s)'),
 };
 
-export interface RouteDoc {
-  summary: string;
-  description?: string;
-  tag: 'rates' | 'banks' | 'account' | 'service' | 'admin';
-  ok: TSchema | { content: Record<string, { schema: TSchema }> };
-  /** The success status; 200 unless the route creates something. */
-  okStatus?: 200 | 201;
-  /** Needs a key: adds the auth errors, the points headers and the security requirement. */
-  keyed?: boolean;
-  /** A keyed route that every plan includes and that costs 0 points: no 403, no charge. */
-  free?: boolean;
-  /** Needs the admin token (Bearer): adds the 401 with WWW-Authenticate and the security requirement. */
-  admin?: boolean;
-  /** A cacheable GET: adds ETag, Last-Modified and the 304. */
-  cached?: boolean;
-  errors?: number[];
-  /** Wording for a status where the shared one (ERRORS) does not fit this route. */
-  errorText?: Record<number, string>;
-  /** Headers on the success response. */
-  okHeaders?: Record<string, unknown>;
-  /** An example request body. */
-  bodyExample?: Record<string, unknown>;
-  /** Descriptions and examples for path, query and body fields. */
-  fields?: Record<string, { description: string; example: unknown }>;
-}
-
 const CODE = 'three-letter ISO 4217 code, any case';
 const AMOUNT = { description: 'positive decimal up to 1e15 (`12.50`, `1e3`); default 1 (D5)', example: '100' };
 const pair = { base_currency: { description: CODE, example: 'EUR' }, target_currency: { description: CODE, example: 'USD' }, amount: AMOUNT };
@@ -104,7 +79,11 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     description: 'The figures as the bank published them (D8). Not on the `starter` plan (403).',
   },
-  'GET /v1/banks': { summary: 'Supported banks', tag: 'banks', ok: Banks, keyed: true, cached: true },
+  'GET /v1/banks': {
+    summary: 'Supported banks', tag: 'banks', ok: Banks, keyed: true, cached: true, errors: [422],
+    fields: { format: { description: '`full` (extension): also terms and attribution, cadence and publication time, dates held, currencies, status; omit for the spec\'s shape', example: 'full' } },
+    description: 'Every bank with an adapter, in code order. `format=full` adds what a user of the figures needs to know: the terms, when the bank publishes, what Kurs holds of it, and whether it is current.',
+  },
   'GET /v1/currencies': { summary: 'Supported currencies', tag: 'rates', ok: Currencies, keyed: true, cached: true },
   'GET /openapi.json': { summary: 'This document', tag: 'service', ok: { content: { 'application/json': { schema: Type.Object({ openapi: Type.Literal('3.1.0') }) } } } },
   'GET /metrics': { summary: 'Prometheus metrics', tag: 'service', ok: text('text/plain') },

@@ -11,7 +11,8 @@ const isLetter = (c: number) => (c | 32) >= 97 && (c | 32) <= 122;
  *  bulk conversion, where the regular expression was a measurable share. */
 export const isCurrencyShape = (raw: string) => raw.length === 3 && isLetter(raw.charCodeAt(0)) && isLetter(raw.charCodeAt(1)) && isLetter(raw.charCodeAt(2));
 
-/** Upper-cased code, or a problem naming the field. Unknown-but-well-formed is the caller's call (D4). */
+/** A problem naming the field when `raw` is not three letters, else undefined (the caller upper-cases
+ *  it). Unknown-but-well-formed is the caller's call (D4). */
 export function currencyProblem(field: string, raw: string): FieldProblem | undefined {
   if (!isCurrencyShape(raw)) return { field, message: 'must be a three-letter ISO 4217 currency code' };
   return undefined;
@@ -33,7 +34,8 @@ export function bankCode(raw: string): string {
 
 const AMOUNT_PROBLEM = 'must be a positive number no larger than 1e15';
 
-/** D5: omitted means 1. */
+/** D5: the amount as an exact fixed-point value; undefined when omitted, and each caller answers
+ *  that as an amount of 1 (the plain body, or the rate as the converted figure). */
 export function amountOf(raw: unknown, code: 'invalid_parameter' | 'invalid_body'): Amount | undefined {
   if (raw === undefined) return undefined;
   const amount = parseAmount(raw);

@@ -5,23 +5,11 @@ import type { Balances } from '../access/balances.js';
 import { charge } from '../access/charge.js';
 import type { Meter } from '../access/meter.js';
 import { entityTag, type Entity } from '../rates/entity.js';
+import { httpDate } from '../time/stamps.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
 export const REVALIDATE = 'private, no-cache';
-
-let lastStamp = '';
-let lastDate = '';
-
-/** `YYYY-MM-DD HH:MM:SS` (UTC) as an HTTP date. Rates change a few times a day, so almost every
- *  call repeats the previous stamp: the last answer is kept. */
-export function httpDate(stamp: string): string {
-  if (stamp !== lastStamp) {
-    lastDate = new Date(`${stamp.replace(' ', 'T')}Z`).toUTCString();
-    lastStamp = stamp;
-  }
-  return lastDate;
-}
 
 /** RFC 9110 13.1.2: weak comparison, so `W/"x"` matches `"x"`; `*` matches any current body. */
 export function noneMatch(header: string | undefined, etag: string): boolean {

@@ -75,11 +75,33 @@ export const BankRates = envelope(
   'One bank\'s own published figures (2.8)',
 );
 
+const BankListed = {
+  country_code: Type.String(), country_name: Type.String(), bank_code: Type.String({ pattern: '^[A-Z0-9]{4}$' }), currency: Currency, bank_name: Type.String(),
+};
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const Cadence = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
+const BankFull = Type.Object(
+  {
+    ...BankListed,
+    terms_url: Type.String({ description: 'the page stating the terms of use of the bank\'s figures' }),
+    attribution: Type.Union([Type.String(), Type.Null()], { description: 'the credit line the terms ask for; null where they ask for none' }),
+    cadence: Cadence,
+    table_cadence: Type.Union([Type.Record(Type.String(), Cadence), Type.Null()], { description: 'cadence per table where tables differ (NBP table B is weekly)' }),
+    published_at_utc: Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'documented publication time of day, UTC' }),
+    first_date: Type.Union([Day, Type.Null()], { description: 'oldest publication date held' }),
+    newest_date: Type.Union([Day, Type.Null()], { description: 'newest publication date held' }),
+    currencies: Type.Array(Currency, { description: 'the currencies the bank publishes now' }),
+    status: Type.Union([Type.Literal('current'), Type.Literal('stale'), Type.Literal('discontinued')], { description: '`current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher' }),
+    discontinued: Type.Union([Day, Type.Null()], { description: 'last day a discontinued publisher published' }),
+  },
+  { additionalProperties: false },
+);
 export const Banks = envelope(
   {
-    banks: Type.Array(
-      Type.Object({ country_code: Type.String(), country_name: Type.String(), bank_code: Type.String({ pattern: '^[A-Z0-9]{4}$' }), currency: Currency, bank_name: Type.String() }, { additionalProperties: false }),
-    ),
+    banks: Type.Union([
+      Type.Array(Type.Object(BankListed, { additionalProperties: false }), { description: 'default: the spec\'s shape' }),
+      Type.Array(BankFull, { description: '`format=full` (extension)' }),
+    ]),
   },
   { code: 200, message: 'success', banks: [{ country_code: 'EU', country_name: 'Euro area', bank_code: 'ECBF', currency: 'EUR', bank_name: 'European Central Bank' }] },
   'Every source with an adapter, in code order (2.3)',

@@ -1,6 +1,6 @@
 // The `/status` page as HTML: a pure function of what the route gathered. No script, no external
 // asset, every value escaped; problems sort first so that 87 rows stay readable.
-import type { SourceStatus } from '../ingest/health.js';
+import { lastSuccessText, type SourceStatus } from '../ingest/health.js';
 
 export type SourceState = 'failing' | 'stale' | 'no data' | 'ok';
 
@@ -41,7 +41,7 @@ function row(r: StatusRow): string {
     + `<td><code>${escapeHtml(r.source)}</code></td><td>${escapeHtml(r.name)}<br><small>${escapeHtml(r.country)}</small></td>`
     + `<td><span class="badge">${r.state}</span></td><td>${escapeHtml(r.cadence)}</td>`
     + `<td>${r.newest_observation === null ? '–' : escapeHtml(r.newest_observation)}</td>`
-    + `<td class="num">${r.missed_publications ?? '–'}</td><td>${stamp(r.last_success)}</td>`
+    + `<td class="num">${r.missed_publications ?? '–'}</td><td>${escapeHtml(lastSuccessText(r, ' '))}</td>`
     + `<td>${r.last_error_at === null ? '–' : `${stamp(r.last_error_at)}<br>${error}`}</td></tr>`;
 }
 

@@ -2,8 +2,8 @@
 // from a broken feed.
 import type { Source } from '../sources/types.js';
 import type { SourceHealth } from '../store/store.js';
+import { DAY_MS, isWeekend } from '../time/days.js';
 
-const DAY_MS = 86_400_000;
 
 /**
  * Publications expected after `newestDate` up to `now`: business days (Mon–Fri) for daily sources,
@@ -22,8 +22,7 @@ export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAt
   }
   let missed = 0;
   for (let day = newest + DAY_MS; day <= today; day += DAY_MS) {
-    const weekday = new Date(day).getUTCDay();
-    if (weekday === 0 || weekday === 6) continue;
+    if (isWeekend(day)) continue;
     if (day === today && !publishedToday) continue;
     missed++;
   }
@@ -40,7 +39,10 @@ export interface SourceStatus {
   terms_url: string;
   newest_observation: string | null;
   missed_publications: number | null;
+  /** The last real fetch or import that succeeded; null when there was none. */
   last_success: string | null;
+  /** Figures are held but none came from a fetch or import: they are the bundled seed's. */
+  seeded: boolean;
   last_error_at: string | null;
   last_error: string | null;
   failing: boolean;
@@ -54,8 +56,14 @@ export function sourceStatuses(sources: readonly Source[], health: readonly Sour
     return {
       source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
       newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
-      last_success: h?.lastSuccessAt ?? null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
+      last_success: h?.lastSuccessAt ?? null, seeded: (h?.lastSuccessAt ?? null) === null && (h?.newestDate ?? null) !== null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
       failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
     };
   });
+}
+
+/** "Last success" as a person reads it: the time to the minute (date and time joined by `sep`), or
+ *  why there is none. */
+export function lastSuccessText(s: Pick<SourceStatus, 'last_success' | 'seeded'>, sep = 'T'): string {
+  return s.last_success?.slice(0, 16).replace('T', sep) ?? (s.seeded ? 'seeded' : 'never fetched');
 }

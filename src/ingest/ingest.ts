@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { acceptedName } from '../sources/recorded-name.js';
 import { NoPublication, ParseError, type Payload, type Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { findJump } from './jumps.js';
@@ -19,9 +20,12 @@ export const sha256 = (body: Buffer | string) => createHash('sha256').update(bod
 export interface IngestOptions {
   /** The operator accepts moves beyond the jump rule (a real devaluation). */
   acceptJumps?: boolean;
+  /** The bundled seed, not a fetch: store the figures but record no attempt in the source's health,
+   *  so "last success" keeps meaning a real fetch or import. */
+  seed?: boolean;
 }
 
-/** Parses, validates and stores one payload, and records the outcome in the source's health. */
+/** Parses, validates and stores one payload, and records the outcome in the source's health (not for the seed). */
 export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date, opts: IngestOptions = {}): Promise<IngestOutcome> {
   const base = { source: source.code, name: payload.name };
   const at = now.toISOString();
@@ -45,7 +49,7 @@ export async function ingestPayload(store: Store, source: Source, payload: Paylo
       outcome = { ...base, status: 'failed', reason: rejected ? err.message : `unexpected ${(err as Error).name}: ${(err as Error).message}`, rejected };
     }
   }
-  await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
+  if (!opts.seed) await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
   return outcome;
 }
 
@@ -53,24 +57,34 @@ export interface DirReport {
   outcomes: IngestOutcome[];
   /** Folders with no adapter (issue: sources land one by one). */
   unknownFolders: string[];
+  /** Files no adapter reads, as `<folder>/<file>`: those in unknown folders and those the folder's
+   *  adapter does not accept. A recorded source's description (`SOURCE.md`) is not counted. */
+  skippedFiles: string[];
 }
+
+/** The folder's description in the recorded corpus (../shared/fixtures/sources/<CODE>/SOURCE.md). */
+const DESCRIPTION = 'SOURCE.md';
 
 /** `<dir>/<BANK_CODE>/<payload files>`; `only` limits the banks. */
 export async function ingestDir(store: Store, sources: readonly Source[], dir: string, now: () => Date, only?: string[], opts: IngestOptions = {}): Promise<DirReport> {
-  const report: DirReport = { outcomes: [], unknownFolders: [] };
+  const report: DirReport = { outcomes: [], unknownFolders: [], skippedFiles: [] };
   const byCode = new Map(sources.map((s) => [s.code, s]));
   for (const folder of (await readdir(dir)).sort()) {
     if (!(await stat(join(dir, folder))).isDirectory()) continue;
     if (only && !only.includes(folder.toUpperCase())) continue;
     const source = byCode.get(folder.toUpperCase());
-    if (!source) {
-      report.unknownFolders.push(folder);
-      continue;
-    }
-    for (const name of (await readdir(join(dir, folder))).sort()) {
-      if (!source.accepts(name)) continue;
-      const body = await readFile(join(dir, folder, name));
-      report.outcomes.push(await ingestPayload(store, source, { name, body }, now(), opts));
+    if (!source) report.unknownFolders.push(folder);
+    for (const file of (await readdir(join(dir, folder))).sort()) {
+      if (file === DESCRIPTION) continue;
+      const name = source && acceptedName(source, file);
+      if (!source || name === undefined) {
+        report.skippedFiles.push(`${folder}/${file}`);
+        continue;
+      }
+      const body = await readFile(join(dir, folder, file));
+      // The adapter parses under the name it knows; the operator reads the file's own name.
+      const outcome = await ingestPayload(store, source, { name, body }, now(), opts);
+      report.outcomes.push({ ...outcome, name: file });
     }
   }
   return report;

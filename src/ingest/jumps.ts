@@ -1,7 +1,7 @@
 // The jump rule: a figure more than 50% away from the same source's previous figure for that currency
 // is held back until the operator accepts it (docs/reliability.md#bad-feeds-never-replace-good-data). Real devaluations happen (ARS +118% on
 // 2023-12-13), which is why it is a hold an operator can lift, not a hard rule.
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { Decimal } from '../money/decimal.js';
 import type { SnapshotInput } from '../store/store.js';
 

@@ -1,6 +1,6 @@
 // Live ingestion of one source: choose the window (backfilling a gap), fetch through the shared
 // client, ingest each payload. Errors end up in the source's health, never in the caller.
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import type { Config } from '../config.js';
 import { fetchSource, type ConditionalCache } from '../sources/fetch.js';
 import type { HttpClient } from '../sources/http.js';

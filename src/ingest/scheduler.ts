@@ -2,7 +2,8 @@
 // never delays another, and one source never overlaps itself. At start, sources whose data is
 // older than their cadence are fetched at once, closing the gap left by downtime.
 import { Cron } from 'croner';
-import { FRESH_DAYS, addDays } from '../blend/freshness.js';
+import { FRESH_DAYS } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import type { Source } from '../sources/types.js';
 import { ingestLive, type LiveDeps, type LiveResult } from './live.js';
 

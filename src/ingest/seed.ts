@@ -3,7 +3,7 @@
 // recent part (seed.json) loads before the server listens; the history part (seed-history.ts) after.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { NoPublication, type Observation, type Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { sha256, type IngestOutcome, ingestPayload } from './ingest.js';
@@ -97,7 +97,7 @@ export async function loadSeed(store: Store, sources: readonly Source[], seed: S
       ...source,
       parse: () => s.rows.map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
     };
-    outcomes.push(await ingestPayload(store, seedSource, { name: 'seed', body }, now));
+    outcomes.push(await ingestPayload(store, seedSource, { name: 'seed', body }, now, { seed: true }));
   }
   return outcomes;
 }

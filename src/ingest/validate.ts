@@ -1,6 +1,6 @@
 // Ingest rules: what a parsed payload must satisfy before anything of it is stored. A payload that
 // breaks a rule is rejected whole, so a half-good file never replaces good data.
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { isKnownCode } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import type { Observation } from '../sources/types.js';

@@ -1,7 +1,9 @@
 // What `/v1/bank/{code}` serves: each bank's newest figure per currency, in the bank's own digits
 // (D6, D8). Built with the rates table, and its four response bodies are serialized once.
-import { FRESH_DAYS, addDays } from '../blend/freshness.js';
-import { bankUpdate, newestByQuote, perBase, type SourceInfo } from '../blend/rebase.js';
+import { FRESH_DAYS } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
+import type { SourceInfo } from '../blend/inputs.js';
+import { bankUpdate, newestByQuote, perBase } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
 import { entity, type Entity } from './entity.js';

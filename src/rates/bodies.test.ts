@@ -16,7 +16,7 @@ const table = () =>
 const quotes = (c: string) => c !== 'GBP'; // as if GBP were not a currency Kurs quotes
 const DAY = '2026-11-23';
 
-/** The answer as the Num tree wrote it before the concatenating writer: the reference. */
+/** The answer built the plain way, through stringify and Num: the reference the joined pieces must equal. */
 function reference(rates: RatesTable, base: string, amountText: string, targets: string[]): string {
   const out: Record<string, { rate: Num; converted: Num; last_update: string }> = {};
   const missing: string[] = [];
@@ -30,7 +30,7 @@ function reference(rates: RatesTable, base: string, amountText: string, targets:
   return stringify({ code: 200, message: 'success', base, amount: new Num(amountText), rates: out, missing });
 }
 
-test('conversion writes what the Num tree wrote: order, repeats, case, unknown, stale and unquoted targets', () => {
+test('conversion equals the stringify reference: order, repeats, case, unknown, stale and unquoted targets', () => {
   const rates = table();
   const targets = ['jpy', 'USD', 'XYZ', 'usd', 'TRY', 'GBP', 'xyz', 'EUR', 'JPY'];
   for (const [base, amountText] of [['EUR', '1234.56'], ['EUR', '0.000001'], ['EUR', '999999999999999.5'], ['JPY', '7']]) {

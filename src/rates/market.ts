@@ -1,7 +1,8 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
 import { blend } from '../blend/blend.js';
-import { addDays, utcStamp } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
+import { utcStamp } from '../time/stamps.js';
 import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';

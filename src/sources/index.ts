@@ -1,5 +1,6 @@
 // The registry: every adapter in ./banks/, listed explicitly in code order. Adding a source = its file, its
-// test, one line here, one CHANGELOG line (CONTRIBUTING.md).
+// test, two lines here (the import and the SOURCES entry), one CHANGELOG line: `npm run new-source`
+// writes all four (CONTRIBUTING.md).
 import { source as AFGB } from './banks/afgb.js';
 import { source as BAGU } from './banks/bagu.js';
 import { source as BAJA } from './banks/baja.js';

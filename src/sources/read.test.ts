@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseJsonKeepingDigits, parseXml, toDmy, unitOf, windowDays, xmlParser } from './read.js';
+import { decimalOf, decodeText, failFor, fromDmy, isIsoDate, isoCode, isWholeHtml, parseJsonKeepingDigits, parseXml, toDmy, unitOf, wholeHtml, windowDays, xmlParser } from './read.js';
 import { ParseError } from './types.js';
 
 const fail = failFor('TEST');
@@ -46,4 +46,15 @@ test('windowDays lists calendar days or weekdays; dates convert to and from DD.M
   assert.equal(toDmy('2026-03-05', '/'), '05/03/2026');
   assert.equal(fromDmy('05.03.2026'), '2026-03-05');
   assert.equal(fromDmy('5.3.2026'), undefined);
+});
+
+test('isIsoDate: a real calendar day written YYYY-MM-DD, nothing else', () => {
+  for (const ok of ['2026-04-13', '2024-02-29', '2026-04-13', '1998-12-31']) assert.equal(isIsoDate(ok), true, ok);
+  for (const bad of ['', '2026-02-30', '2025-02-29', '2026-4-13', '13.04.2026', '2026-04-13T00:00:00', undefined, 20260413]) assert.equal(isIsoDate(bad), false, String(bad));
+});
+
+test('isWholeHtml and wholeHtml: a page must end with </html>', () => {
+  assert.equal(isWholeHtml('<html><body>x</body></html>\n'), true);
+  assert.equal(isWholeHtml('<html><body><table><tr><td>1.0'), false);
+  assert.throws(() => wholeHtml(failFor('TEST'), 'page.html', '<html><body>'), /page\.html is truncated \(no closing <\/html>\)/);
 });

@@ -3,9 +3,10 @@
 import { read, type ParsingOptions, type WorkBook } from '@e965/xlsx';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { cleanDecimal } from '../money/decimal.js';
+import { DAY_MS, isWeekend } from '../time/days.js';
 import { ParseError, type FetchWindow } from './types.js';
 
-type Fail = (message: string) => never;
+export type Fail = (message: string) => never;
 
 /** A `fail(message)` that throws a ParseError for this source. */
 export function failFor(code: string): Fail {
@@ -102,9 +103,8 @@ export function windowDays(window: FetchWindow, opts: { weekdaysOnly?: boolean }
   const end = Date.parse(`${window.to}T00:00:00Z`);
   if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError(`bad window ${window.from}..${window.to}`);
   const days: string[] = [];
-  for (let t = start; t <= end; t += 86_400_000) {
-    const weekday = new Date(t).getUTCDay();
-    if (opts.weekdaysOnly && (weekday === 0 || weekday === 6)) continue;
+  for (let t = start; t <= end; t += DAY_MS) {
+    if (opts.weekdaysOnly && isWeekend(t)) continue;
     days.push(new Date(t).toISOString().slice(0, 10));
   }
   return days;
@@ -145,3 +145,27 @@ export function readWorkbook(code: string, name: string, body: Buffer, kind: 'xl
     return fail(`${name} is not a readable workbook: ${(err as Error).message}`);
   }
 }
+
+/** True when `html` ends with `</html>`: a cut-off page still parses into a shorter table, so only a
+ *  whole page is read. */
+export const isWholeHtml = (html: string): boolean => /<\/html>\s*$/i.test(html);
+
+/** `html` when it is a whole page (see isWholeHtml); fails the payload otherwise. */
+export function wholeHtml(fail: Fail, name: string, html: string): string {
+  if (!isWholeHtml(html)) fail(`${name} is truncated (no closing </html>)`);
+  return html;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day written YYYY-MM-DD (not 2026-02-30): the one date check every adapter uses. */
+export function isIsoDate(text: unknown): text is string {
+  // Feeds repeat a date for every currency of the day: the last good one is remembered.
+  if (typeof text === 'string' && text === lastIsoDate) return true;
+  if (typeof text !== 'string' || !ISO_DATE.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || !d.toISOString().startsWith(text)) return false;
+  lastIsoDate = text;
+  return true;
+}
+let lastIsoDate: string | undefined;

@@ -115,6 +115,12 @@ export interface Source {
   follow?(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[];
 }
 
+/** A source whose `parse` answers at once (all but the PDF reader): its callers get rates, not a
+ *  promise of them. */
+export interface SyncSource extends Source {
+  parse(payload: Payload): Observation[];
+}
+
 /** Thrown by `parse` when a payload is not what the feed should send. */
 export class ParseError extends Error {
   constructor(source: string, message: string) {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { zipBomb } from '../../test/support/hostile-feed.js';
+import { fixtureDir } from '../../test/support/fixtures.js';
 import { unzip } from './unzip.js';
 
-const ECB = new URL('../../../shared/fixtures/sources/ECBF/', import.meta.url);
-const skip = existsSync(ECB) ? false : `shared fixtures not found at ${fileURLToPath(ECB)}`;
+const { dir: ECB, skip } = fixtureDir('ECBF');
 
 interface Member {
   name: string;

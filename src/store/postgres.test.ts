@@ -8,8 +8,9 @@ if (!pgTestUrl) {
   const { test } = await import('node:test');
   test('store contract: PostgreSQL', { skip: 'KURS_TEST_DATABASE_URL is not set' }, () => undefined);
 } else {
+  const url = pgTestUrl;
   storeContract('PostgreSQL', async () => {
-    const schema = await pgSchema(pgTestUrl);
+    const schema = await pgSchema(url);
     const store = openPostgres(schema.url, { poolSize: 5 });
     await store.migrate();
     return {

@@ -2,7 +2,7 @@
 // the driver (see open.ts) and a few column types in the migrations.
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, type Selectable } from 'kysely';
-import { addDays } from '../blend/freshness.js';
+import { addDays } from '../time/days.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
 import { advisoryLocked } from './advisory-lock.js';
 import * as ledger from './ledger-sql.js';
@@ -184,9 +184,9 @@ export class SqlStore implements Store {
 
   async sourceHealth(): Promise<SourceHealth[]> {
     const health = await this.db.selectFrom('source_health').selectAll().execute();
-    const newest = await this.db.selectFrom('observations').select(['source', sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
+    const held = await this.db.selectFrom('observations').select(['source', sql<string>`min(date)`.as('first'), sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
     const bySource = new Map<string, SourceHealth>();
-    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, newestDate: null });
+    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, firstDate: null, newestDate: null });
     for (const h of health) {
       bySource.set(h.source, {
         ...blank(h.source),
@@ -198,7 +198,7 @@ export class SqlStore implements Store {
         rejections: Number(h.rejections),
       });
     }
-    for (const n of newest) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), newestDate: n.newest });
+    for (const n of held) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), firstDate: n.first, newestDate: n.newest });
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 

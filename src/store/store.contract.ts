@@ -130,7 +130,7 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       let [h] = await store.sourceHealth();
       assert.deepEqual(h, {
         source: 'ECBF', lastAttemptAt: '2026-04-15T15:30:00.000Z', lastSuccessAt: '2026-04-14T15:00:00.000Z', lastErrorAt: '2026-04-15T15:30:00.000Z',
-        lastError: 'ECBF: malformed XML', failures: 2, rejections: 1, newestDate: null,
+        lastError: 'ECBF: malformed XML', failures: 2, rejections: 1, firstDate: null, newestDate: null,
       });
       await store.recordFetch({ source: 'ECBF', at: '2026-04-16T15:00:00.000Z' });
       await store.storeSnapshot({ source: 'ECBF', name: 'x', sha256: '6'.repeat(64), rows: [{ quote: 'USD', date: '2026-04-16', rate: '1.17', direction: 'indirect', unit: 1, table: '' }], at: NOW });
@@ -139,6 +139,7 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.equal(h!.rejections, 1);
       assert.equal(h!.lastError, 'ECBF: malformed XML');
       assert.equal(h!.newestDate, '2026-04-16');
+      assert.equal(h!.firstDate, '2026-04-16');
     }));
 
     test('previousRates gives the newest figure per currency before a date', withStore(async (store) => {

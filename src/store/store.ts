@@ -86,7 +86,8 @@ export interface SourceHealth {
   failures: number;
   /** Payloads refused by ingest rules, ever. */
   rejections: number;
-  /** Newest observation date stored for the source. */
+  /** Oldest and newest observation dates stored for the source. */
+  firstDate: string | null;
   newestDate: string | null;
 }
 

@@ -1,12 +1,15 @@
 // Bank rates, the bank list and the currency list (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { utcDay } from '../../time/days.js';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
+import { bankListing } from '../../rates/bank-list.js';
 import { entity, type Entity } from '../../rates/entity.js';
+import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { sourceByCode } from '../../sources/index.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { bankCode, booleanFlag } from '../params.js';
 import { sendCharged } from '../reply.js';
@@ -20,6 +23,23 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
       .map((s) => ({ country_code: s.countryCode, country_name: s.countryName, bank_code: s.code, currency: s.currency, bank_name: s.name })),
   }));
   const currencyBodies = new WeakMap<RatesTable, Entity>();
+  // The full list changes when data lands (a new market snapshot) or the day turns (current → stale).
+  const fullBodies = new WeakMap<MarketSnapshot, { day: string; body: Promise<Entity> }>();
+  const fullBody = (market: MarketSnapshot, day: string): Promise<Entity> => {
+    const cached = fullBodies.get(market);
+    if (cached?.day === day) return cached.body;
+    const body = deps.store.sourceHealth().then((health) => {
+      const held = new Map(health.map((h) => [h.source, h]));
+      const banks = [...deps.sources]
+        .sort((a, b) => (a.code < b.code ? -1 : 1))
+        .map((s) => bankListing(s, held.get(s.code), market.banks.get(s.code)?.rows.map((r) => r.currency) ?? [], day, deps.market.graceDays));
+      return entity(stringify({ code: 200, message: 'success', banks }));
+    });
+    // A failed health query is not kept: the next request asks again.
+    body.catch(() => fullBodies.delete(market));
+    fullBodies.set(market, { day, body });
+    return body;
+  };
 
   app.get<{ Params: { bank_code: string }; Querystring: { format?: string; reciprocal?: string } }>(
     '/v1/bank/:bank_code',
@@ -43,8 +63,19 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get('/v1/banks', { config: { endpoint: 'banks' } }, async (request, reply) =>
-    sendCharged(deps.meter, request, reply, deps.pointsCost.banks, banksBody),
+  app.get<{ Querystring: { format?: string } }>(
+    '/v1/banks',
+    {
+      schema: { querystring: Type.Object({ format: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) }) },
+      config: { endpoint: 'banks' },
+    },
+    async (request, reply) => {
+      const { format } = request.query;
+      if (format === undefined) return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, banksBody);
+      if (format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
+      const body = await fullBody(deps.market.current, utcDay(deps.now()));
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, body);
+    },
   );
 
   app.get('/v1/currencies', { config: { endpoint: 'currencies' } }, async (request, reply) => {

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, sendError } from '../errors.js';
 import { JSON_TYPE } from '../reply.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 
 export function healthRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'store' | 'market'>): void {
   app.get('/healthz', async (_request, reply) =>

@@ -3,10 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { toDecimal, type BlendedRate } from '../../blend/blend.js';
-import { utcDay } from '../../blend/freshness.js';
+import { utcDay } from '../../time/days.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { knownCurrency } from '../params.js';
 import { sendCharged } from '../reply.js';

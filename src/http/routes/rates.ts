@@ -1,10 +1,10 @@
 // The blended-rate endpoints: latest, pair conversion and bulk conversion (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { utcDay } from '../../blend/freshness.js';
+import { utcDay } from '../../time/days.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
 import { sendCharged } from '../reply.js';

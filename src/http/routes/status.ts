@@ -6,7 +6,7 @@ import { freshUntil } from '../../blend/freshness.js';
 import { sourceStatuses } from '../../ingest/health.js';
 import { redactUrl } from '../../sources/http.js';
 import { VERSION } from '../../version.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { renderStatus, type StatusRow } from '../status-page.js';
 
 const RENDER_EVERY_MS = 5_000;

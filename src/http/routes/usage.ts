@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { keyUsage, usageReport, type UsageRecorder } from '../../access/usage.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { JSON_TYPE } from '../reply.js';
 
 export function usageRoutes(app: FastifyInstance, deps: AppDeps, usage: UsageRecorder): void {

@@ -1,15 +1,15 @@
 // AFGB, Da Afghanistan Bank: grade A (complete VCR recording, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './afgb.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/AFGB/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('AFGB');
 const FILE = 'dab-exchange-rates-2026-05-18.html';
 const page18May = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
 const parsePage = (html: string) => source.parse({ name: 'https://www.dab.gov.af/exchange-rates?field_date_value=2026-03-04', body: Buffer.from(html) }) as Observation[];
@@ -26,7 +26,7 @@ const page = (rows: string, day = '<p class="font-weight-light mb-0">Last update
 </main></body></html>\n`;
 const USD = row('USD$', '71.2000', '70.8000', '71.1000', '70.9000');
 
-describe('AFGB recorded payload', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('AFGB recorded payload', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -79,7 +79,7 @@ describe('AFGB edge cases', () => {
   });
 
   test('a holiday page is no publication', () => {
-    const holiday = page('').replace(/<div class="table-responsive"><table[^]*?<\/table><\/div>/, '<div class="view-empty">There were no results.</div>');
+    const holiday = page('').replace(/<div class="table-responsive"><table[\s\S]*?<\/table><\/div>/, '<div class="view-empty">There were no results.</div>');
     assert.throws(() => parsePage(holiday), NoPublication);
   });
 
@@ -90,7 +90,7 @@ describe('AFGB edge cases', () => {
 
   test('rejects a truncated page', () => {
     const full = page(USD + row('EURO€', '80.1', '79.9', '80.0', '79.95'));
-    assert.throws(() => parsePage(full.slice(0, full.indexOf('EURO€'))), /not a whole HTML page/);
+    assert.throws(() => parsePage(full.slice(0, full.indexOf('EURO€'))), /truncated/);
   });
 
   test('rejects an empty table, unknown labels and pages without a date', () => {

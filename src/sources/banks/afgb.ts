@@ -3,13 +3,13 @@
 // table of last month's averages.
 import { parse as parseHtml } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, wholeHtml, windowDays } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'AFGB';
 const PATH = '/exchange-rates';
 const COLUMNS = ['Currency', 'Cash (Sell)', 'Cash (Buy)', 'Transfer (Sell)', 'Transfer (Buy)'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // …/exchange-rates?field_date_value=YYYY-MM-DD (live) or dab-exchange-rates-….html (recorded).
 const NAME = /\/exchange-rates\?(?:[^#]*&)?field_date_value=\d{4}-\d{2}-\d{2}(&|$)|(^|\/)dab-exchange-rates-[^/]*\.html$/;
 
@@ -31,7 +31,7 @@ const ROWS: Readonly<Record<string, { quote: string; unit: number }>> = {
 const fail: (message: string) => never = failFor(CODE);
 const clean = (text: string) => text.replace(/\uFEFF/g, '').replace(/\s+/g, ' ').trim();
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Da Afghanistan Bank',
   countryCode: 'AF',
@@ -53,14 +53,13 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const html = payload.body.toString('utf8');
-    // A cut-off page could still hold a shorter table; a whole one ends with </html>.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is not a whole HTML page`);
+    wholeHtml(fail, payload.name, html);
     // Only what comes before "Average Rates" is the day's table. The monthly averages below it are
     // another statistic for another period (and would give a second USD figure for the day).
     const day = html.split(/<h2[^>]*>\s*Average Rates\s*<\/h2>/i)[0]!;
     if (day.includes('There were no results')) throw new NoPublication(CODE, `${payload.name}: no rates for that day (a holiday)`);
     const updated = /Last updated:\s*(\d{1,2}) ([A-Z][a-z]+) (\d{4})/.exec(day);
-    const month = updated ? MONTHS.indexOf(updated[2]!) + 1 : 0;
+    const month = updated ? monthNumber(updated[2]!) : 0;
     if (!updated || month === 0) fail(`${payload.name} has no "Last updated" date`);
     // The date of the figures, as the page states it above the table.
     const date = `${updated[3]}-${String(month).padStart(2, '0')}-${updated[1]!.padStart(2, '0')}`;

@@ -1,15 +1,15 @@
 // BAGU, Banco de Guatemala: grade A (complete VCR recording, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bagu.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BAGU/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BAGU');
 const FILE = 'banguat-TipoCambio-soap-2026-03-24.xml';
 const parseText = (text: string) => source.parse({ name: 'https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx', body: Buffer.from(text) }) as Observation[];
 const recorded = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
@@ -21,7 +21,7 @@ const envelope = (vars: string, total = 1) =>
   `<TipoCambioRangoResponse xmlns="http://www.banguat.gob.gt/variables/ws/"><TipoCambioRangoResult><Vars>${vars}</Vars><TotalItems>${total}</TotalItems></TipoCambioRangoResult></TipoCambioRangoResponse></soap:Body></soap:Envelope>`;
 const VAR = '<Var><moneda>2</moneda><fecha>23/03/2026</fecha><venta>7.65250</venta><compra>7.65250</compra></Var>';
 
-describe('BAGU recorded payload', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BAGU recorded payload', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -1,7 +1,7 @@
 // Banco de Guatemala reference rate (tipo de cambio de referencia): GTQ per US dollar, from the
 // TipoCambio SOAP 1.1 web service, whose TipoCambioRango operation answers every calendar day of a
 // range (weekends repeat Friday's figure, as the bank states it).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, parseXml, toDmy, xmlParser } from '../read.js';
 
 const CODE = 'BAGU';
@@ -34,7 +34,7 @@ function observation(v: unknown): Observation {
   return { date, quote, rate: venta, unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco de Guatemala',
   countryCode: 'GT',

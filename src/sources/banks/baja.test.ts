@@ -1,16 +1,16 @@
 // BAJA, Bank of Jamaica: grade B (the data response was trimmed upstream to 255 of 104,868 rows;
 // the page may have been, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './baja.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BAJA/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BAJA');
 const DATA = 'boja-wdtable-134-counter-rates-TRIMMED.json';
 const PAGE = 'boja-counter-rates-page-2026-03-23.html';
 const recorded = (file: string) => source.parse({ name: file, body: readFileSync(new URL(file, DIR)) }) as Observation[];
@@ -19,7 +19,7 @@ const rows = (...data: string[][]) => source.parse({ name: LIVE, body: Buffer.fr
 const rateOf = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 const USD = ['20 Mar 2026', 'U.S. DOLLAR', '156.6010', '148.7700', '128.7700', '158.6594'];
 
-describe('BAJA recorded payloads', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BAJA recorded payloads', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

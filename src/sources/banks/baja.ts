@@ -2,14 +2,14 @@
 // endpoint behind its counter-rates page (table 134, 2006 onwards): rows of [date, currency name,
 // buying DMD & TT, buying notes, buying coins, selling DMD, TT & cash], JMD per unit.
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BAJA';
 const TABLE_ID = '134';
 const PAGE = '/market/foreign-exchange/counter-rates/';
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const NONCE_FIELD = `wdtNonceFrontendServerSide_${TABLE_ID}`;
 // admin-ajax.php?action=get_wdtable&table_id=134 or boja-wdtable-134-….json (the data); the
 // counter-rates page or boja-counter-rates-page-….html (the page that carries the nonce).
@@ -40,7 +40,7 @@ function observation(cells: unknown): Observation | undefined {
   if (!Array.isArray(cells) || cells.length !== 6) fail(`row ${JSON.stringify(cells)} is not [date, currency, 3 buying rates, selling rate]`);
   const [day, name, buyTransfer, , , sellRaw] = cells as unknown[];
   const d = typeof day === 'string' ? /^(\d{2}) ([A-Z][a-z]{2}) (\d{4})$/.exec(day.trim()) : null;
-  const month = d ? MONTHS.indexOf(d[2]!) + 1 : 0;
+  const month = d ? monthNumber(d[2]!) : 0;
   if (!d || month === 0) fail(`bad date ${JSON.stringify(day)}`);
   const date = `${d[3]}-${String(month).padStart(2, '0')}-${d[1]}`;
   const label = typeof name === 'string' ? name.trim() : '';
@@ -58,7 +58,7 @@ function observation(cells: unknown): Observation | undefined {
   return { date, quote, rate: buy.plus(sell).div(2).toString(), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Jamaica',
   countryCode: 'JM',

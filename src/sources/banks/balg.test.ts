@@ -1,17 +1,17 @@
 // BALG, Bank of Algeria: grade B (the hub page is a complete recording, A; the workbook was trimmed
 // upstream to April 2026, B; the lower grade counts, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './balg.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BALG/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BALG');
 const BOOK = 'boa-Cotation-DZD-2000-2026-journalier-TRIMMED.xlsx';
 const HUB = 'boa-donnees-historiques-2026-05-22.html';
 const workbook = () => source.parse({ name: BOOK, body: readFileSync(new URL(BOOK, DIR)) }) as Observation[];
@@ -31,7 +31,7 @@ function xlsx(sheets: Record<string, { title: string; rows: (number | null)[][] 
 // 46113 is 1 April 2026 in Excel's day count.
 const APRIL = { 'JPY - DZD': { title: '100 JPY / DZD', rows: [[46113, 83.5474], [null, null], [46114, 83.2742]] }, 'EURO - DZD': { title: 'EURO / DZD', rows: [[46113, 153.6719]] } };
 
-describe('BALG recorded payloads', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BALG recorded payloads', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

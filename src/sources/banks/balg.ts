@@ -2,7 +2,7 @@
 // one sheet per currency ("USD - DZD"), a title cell ("USD / DZD", "100 JPY / DZD"), then rows of
 // [date, DZD per unit] from 2000. The workbook is refreshed about once a month.
 import { SSF, utils, type WorkBook } from '@e965/xlsx';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, isoCode, readWorkbook, unitOf } from '../read.js';
 
@@ -50,7 +50,7 @@ function sheetObservations(book: WorkBook, name: string): Observation[] {
   return observations;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Algeria',
   countryCode: 'DZ',

@@ -1,20 +1,21 @@
 // Bank of Botswana exchange rates: one CSV with the whole history (2001 onwards, in no strict order),
 // "Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR", foreign currency per 1 pula (indirect), four decimals.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BBOT';
 const PATH = '/export/exchange-rates.csv?_format=csv&page';
 // The header uses the bank's own labels; an unknown one fails the file rather than being guessed.
 const COLUMNS: Readonly<Record<string, string>> = { CHN: 'CNY', EUR: 'EUR', GBP: 'GBP', USD: 'USD', SDR: 'XDR', YEN: 'JPY', ZAR: 'ZAR' };
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const ROW = /^"(\d{2}) ([A-Z][a-z]{2}) (\d{4})",(.*)$/;
 // …/export/exchange-rates.csv?… (live) or bob-exchange-rates-….csv (recorded).
 const NAME = /\/export\/exchange-rates\.csv(\?|$)|(^|\/)bob-exchange-rates-[^/]*\.csv$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Botswana',
   countryCode: 'BW',
@@ -35,17 +36,17 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const lines = decodeText(payload.body).split(/\r?\n/).filter((l) => l.trim() !== '');
     const [head, ...rows] = lines;
-    const labels = (head ?? '').trim().split(',');
+    const labels = csvCells(fail, head ?? '');
     if (labels[0] !== 'Date') fail(`${payload.name} does not start with a Date,… header`);
     const quotes = labels.slice(1).map((l) => COLUMNS[l] ?? fail(`unknown column ${JSON.stringify(l)}`));
     const byDate = new Map<string, string[]>();
     const conflicting = new Set<string>();
     for (const [i, line] of rows.entries()) {
       const m = ROW.exec(line.trim());
-      const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+      const month = m ? monthNumber(m[2]!) : 0;
       if (!m || month === 0) fail(`line ${i + 2} is not a dated row: ${JSON.stringify(line.slice(0, 60))}`);
       const date = `${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
-      const cells = m[4]!.split(',');
+      const cells = csvCells(fail, m[4]!);
       if (cells.length !== quotes.length) fail(`line ${i + 2} has ${cells.length} rates, expected ${quotes.length}`);
       const before = byDate.get(date);
       if (before === undefined) byDate.set(date, cells);

@@ -1,11 +1,10 @@
 // Bank of Canada daily exchange rates from the Valet API (group FX_RATES_DAILY): one observation row
 // per business day, one FX{CCY}CAD series per currency, each value a decimal string of CAD per unit.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, parseJson } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, parseJson } from '../read.js';
 
 const CODE = 'BCAN';
 const SERIES = /^FX([A-Z]{3})CAD$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // valet/observations/group/FX_RATES_DAILY/json?… (live; under an overridden base the "valet" prefix is
 // gone) or valet-FX_RATES_DAILY-….json (recorded). The group's /csv and /xml forms are not read here.
 const NAME = /(^|\/)(valet[/-])?(observations[/-]group[/-])?FX_RATES_DAILY([/-]json\b|[^/]*\.json$)/;
@@ -14,7 +13,7 @@ const RANGED = /start_date[=-]/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Canada',
   countryCode: 'CA',
@@ -43,7 +42,7 @@ export const source: Source = {
     for (const row of rows as unknown[]) {
       if (typeof row !== 'object' || row === null) fail('observation is not an object');
       const { d: date, ...series } = row as Record<string, unknown>;
-      if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad observation date ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`bad observation date ${JSON.stringify(date)}`);
       for (const [id, cell] of Object.entries(series)) {
         const quote = SERIES.exec(id)?.[1];
         // The group may grow non-rate series; only FX{CCY}CAD are CAD per unit of a currency.

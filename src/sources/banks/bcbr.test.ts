@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { PTAX_CURRENCIES, source } from './bcbr.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BCBR/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BCBR');
 
 const LIVE_USD = 'http://127.0.0.1:1/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?@moeda=%27USD%27&@dataInicial=%2703-02-2026%27&@dataFinalCotacao=%2703-06-2026%27&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json';
 const parse = (body: string, name = LIVE_USD) => source.parse({ name, body: Buffer.from(body) });
@@ -29,20 +28,20 @@ describe('BCBR recorded payloads', { skip }, () => {
     const obs = parseFile(file('USD'));
     assert.deepEqual(obs.map((o) => o.date), WEEK);
     assert.ok(obs.every((o) => o.quote === 'USD' && o.unit === 1 && o.direction === 'direct' && o.table === undefined));
-    // cotacaoCompra 5.19950 (sell 5.20010); a JSON number keeps no trailing zero.
-    assert.equal(rate(obs, '2026-03-02'), '5.1995');
-    assert.equal(rate(obs, '2026-03-03'), '5.2864');
-    assert.equal(rate(obs, '2026-03-05'), '5.2441');
-    assert.equal(rate(obs, '2026-03-06'), '5.2872');
+    // cotacaoCompra 5.19950 (sell 5.20010), its trailing zero kept as published.
+    assert.equal(rate(obs, '2026-03-02'), '5.19950');
+    assert.equal(rate(obs, '2026-03-03'), '5.28640');
+    assert.equal(rate(obs, '2026-03-05'), '5.24410');
+    assert.equal(rate(obs, '2026-03-06'), '5.28720');
   });
 
   test('EUR and JPY: the currency comes from the file name, JPY per 1 unit', () => {
     const eur = parseFile(file('EUR'));
     assert.deepEqual(eur.map((o) => o.date), WEEK);
     assert.ok(eur.every((o) => o.quote === 'EUR' && o.unit === 1 && o.direction === 'direct'));
-    assert.equal(rate(eur, '2026-03-02'), '6.0725');
-    assert.equal(rate(eur, '2026-03-04'), '6.0622');
-    assert.equal(rate(eur, '2026-03-06'), '6.122');
+    assert.equal(rate(eur, '2026-03-02'), '6.07250');
+    assert.equal(rate(eur, '2026-03-04'), '6.06220');
+    assert.equal(rate(eur, '2026-03-06'), '6.12200');
     const jpy = parseFile(file('JPY'));
     assert.deepEqual(jpy.map((o) => o.date), WEEK);
     assert.ok(jpy.every((o) => o.quote === 'JPY' && o.unit === 1 && o.direction === 'direct'));
@@ -60,7 +59,7 @@ describe('BCBR edge cases', () => {
   test('keeps only the closing bulletin of CotacaoMoedaDia', () => {
     const name = "https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaDia(moeda=@moeda,dataCotacao=@dataCotacao)?@moeda='CHF'&@dataCotacao='03-02-2026'&$format=json";
     const body = odata(row('2026-03-02', 'Abertura', '6.70000'), row('2026-03-02', 'Intermediário', '6.71000'), row('2026-03-02', 'Fechamento', '6.72050'));
-    assert.deepEqual(parse(body, name), [{ date: '2026-03-02', quote: 'CHF', rate: '6.7205', unit: 1, direction: 'direct' }]);
+    assert.deepEqual(parse(body, name), [{ date: '2026-03-02', quote: 'CHF', rate: '6.72050', unit: 1, direction: 'direct' }]);
   });
 
   test('rejects an HTML error page', () => {

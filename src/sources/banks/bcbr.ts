@@ -1,13 +1,12 @@
 // Banco Central do Brasil PTAX closing rates from the Olinda OData API, one currency per request. The
 // body never names its currency (value[{cotacaoCompra, cotacaoVenda, dataHoraCotacao, tipoBoletim}]),
 // so it comes from the payload name: the request's @moeda='EUR' or a recorded file's "-EUR-".
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
-import { decimalOf, failFor, parseJson } from '../read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BCBR';
 /** The ten PTAX currencies; every one is BRL per 1 unit (JPY too: 0.03296), so no multiplier. */
 export const PTAX_CURRENCIES = ['AUD', 'CAD', 'CHF', 'DKK', 'EUR', 'GBP', 'JPY', 'NOK', 'SEK', 'USD'] as const;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // CotacaoMoedaPeriodo / CotacaoMoedaDia as a URL (…@moeda=%27EUR%27…) or a recorded file (…-EUR-…).
 const CURRENCY_IN_NAME = /CotacaoMoeda(?:Periodo|Dia)(?:-|\(.*[?&]@moeda=(?:%27|'))([A-Z]{3})(?![A-Za-z])/;
 const FUNCTION = 'CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)';
@@ -20,7 +19,7 @@ const currencyOf = (name: string): string | undefined => CURRENCY_IN_NAME.exec(n
 /** The API takes dates as 'MM-DD-YYYY' (month first, unlike toDmy), quotes included (sent as %27). */
 const usDate = (iso: string) => `%27${iso.slice(5, 7)}-${iso.slice(8, 10)}-${iso.slice(0, 4)}%27`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central do Brasil (PTAX)',
   countryCode: 'BR',
@@ -42,7 +41,8 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const quote = currencyOf(payload.name);
     if (quote === undefined) fail(`cannot tell the currency from ${JSON.stringify(payload.name)}`);
-    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
+    // Rates are JSON numbers whose trailing zeros are the bank's digits (6.07250): kept as sent.
+    const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['cotacaoCompra', 'cotacaoVenda', 'paridadeCompra', 'paridadeVenda']);
     const rows = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).value : undefined;
     // OData errors are JSON too ({"error": {"code": …, "message": …}}) and have no value array.
     if (!Array.isArray(rows)) fail(`${quote} payload has no value array`);
@@ -55,11 +55,10 @@ export const source: Source = {
       const { cotacaoCompra: buy, dataHoraCotacao: stamp, tipoBoletim: bulletin } = row as Record<string, unknown>;
       if (bulletin !== CLOSING) continue;
       const date = typeof stamp === 'string' ? stamp.slice(0, 10) : '';
-      if (!ISO_DATE.test(date)) fail(`${quote} row has bad dataHoraCotacao ${JSON.stringify(stamp)}`);
+      if (!isIsoDate(date)) fail(`${quote} row has bad dataHoraCotacao ${JSON.stringify(stamp)}`);
       // PTAX has a buy and a sell rate and no official mid. We keep the buy rate (cotacaoCompra): it is
       // the figure the BCB reports to the IMF as Brazil's representative rate (IMF REP BRL 2026-03-02
-      // is 5.199500, this feed's cotacaoCompra 5.19950; the sell rate is 5.20010). JSON numbers lose
-      // trailing zeros (6.07250 → 6.0725), as in every JSON feed.
+      // is 5.199500, this feed's cotacaoCompra 5.19950; the sell rate is 5.20010).
       out.push({ date, quote, rate: decimalOf(fail, buy, `${quote} has bad cotacaoCompra on ${date}`), unit: 1, direction: 'direct' });
     }
     // Bulletins but no closing one (a day's answer fetched before 13:10): requests() only ask for closings.

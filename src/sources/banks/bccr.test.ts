@@ -1,15 +1,15 @@
 // BCCR, Banco Central de Costa Rica: grade A (complete VCR recording, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bccr.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BCCR/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BCCR');
 const FILE = 'bccr-ObtenerDatosCuadro-IdGrupoVariable1-2026-03-21_2026-03-24.json';
 const PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro';
 const fromFile = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
@@ -28,7 +28,7 @@ function table(days: [string, string, string, string, string][]): string {
 }
 const DAY: [string, string, string, string, string] = ['serie1', '25 mar 2026', '25 mar 2026', '463.50', '468.30'];
 
-describe('BCCR recorded payload', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BCCR recorded payload', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

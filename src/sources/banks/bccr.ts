@@ -2,8 +2,9 @@
 // table with one column per calendar day ("24 mar 2026") and two rows, buy (indicator 317) and sell
 // (318), CRC per USD. Weekends and holidays carry the previous day's figures, as the bank states them.
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson, windowDays } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BCCR';
 const PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro';
@@ -13,7 +14,6 @@ const BUY = 317;
 const SELL = 318;
 // The API answers at most this many day columns, the last ones up to FechaFin.
 const MAX_COLUMNS = 100;
-const MONTHS = 'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ');
 // …/ObtenerDatosCuadro?IdGrupoVariable=1&… (live) or bccr-ObtenerDatosCuadro-IdGrupoVariable1-….json (recorded).
 const NAME = /\/ObtenerDatosCuadro\?(?:[^#]*&)?IdGrupoVariable=1(?:&|$)|(?:^|\/)bccr-ObtenerDatosCuadro-IdGrupoVariable1-[^/]*\.json$/;
 
@@ -25,7 +25,7 @@ const asRow = (x: unknown): Row => (typeof x === 'object' && x !== null ? (x as 
 /** An English column title, "15 dec 2025", as 2025-12-15. */
 function dayOf(title: unknown): string {
   const m = typeof title === 'string' ? /^(\d{2}) ([a-z]{3}) (\d{4})$/.exec(title.trim()) : null;
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad column title ${JSON.stringify(title)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
 }
@@ -37,7 +37,7 @@ function seriesOf(indicators: unknown[], id: number): Row {
   return asRow(row.series);
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Costa Rica',
   countryCode: 'CR',

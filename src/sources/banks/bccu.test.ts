@@ -1,22 +1,22 @@
 // BCCU, Banco Central de Cuba: grade A (complete VCR recordings, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bccu.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BCCU/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BCCU');
 const file = (ccy: string) => `bcc-historico-${ccy}-2026-05-19_2026-05-22.json`;
 const read = (ccy: string) => source.parse({ name: file(ccy), body: readFileSync(new URL(file(ccy), DIR)) }) as Observation[];
 const LIVE = 'https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=EUR&fechaInicio=2026-05-19&fechaFin=2026-05-22';
 const parseLive = (text: string, name = LIVE) => source.parse({ name, body: Buffer.from(text) }) as Observation[];
 const DAYS = ['2026-05-19', '2026-05-20', '2026-05-21', '2026-05-22'];
 
-describe('BCCU recorded payloads', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BCCU recorded payloads', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

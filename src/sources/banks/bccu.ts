@@ -1,8 +1,8 @@
 // Banco Central de Cuba exchange rates from its JSON API: one currency per history call, a row per
 // day with three official series: tasaOficial (segment I, USD fixed at 24), tasaPublica (segment II,
 // USD at 120) and tasaEspecial (segment III, the floating rate the bank sets day by day).
-import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, parseJsonKeepingDigits } from '../read.js';
+import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BCCU';
 const PATH = '/v1/tasas-de-cambio/historico';
@@ -11,7 +11,6 @@ const CURRENCIES = 'AUD CAD CHF CNY DKK EUR GBP JPY MXN NOK RUB SEK USD'.split('
 // The payload does not say its currency; the request does: …/historico?codigoMoneda=EUR&… (live)
 // or bcc-historico-EUR-<from>_<to>.json (recorded).
 const CURRENCY_IN_NAME = /\/historico\?(?:[^#]*&)?codigoMoneda=([A-Za-z]{3})(?:&|$)|(?:^|\/)bcc-historico-([A-Z]{3})-[^/]*\.json$/;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 // Trailing zeros of these JSON numbers are the bank's digits (quoted before JSON.parse sees them).
 const FIELDS = ['tasaOficial', 'tasaPublica', 'tasaEspecial'];
 
@@ -24,7 +23,7 @@ const fail: (message: string) => never = failFor(CODE);
  */
 const directionOf = (quote: string): Direction => (quote === 'JPY' ? 'indirect' : 'direct');
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Cuba',
   countryCode: 'CU',
@@ -52,7 +51,7 @@ export const source: Source = {
     if (rows.length === 0) fail(`${payload.name} holds no rates`);
     return rows.map((row: unknown): Observation => {
       const { fecha, tasaEspecial } = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
-      if (typeof fecha !== 'string' || !ISO_DAY.test(fecha)) fail(`bad ${quote} fecha ${JSON.stringify(fecha)}`);
+      if (typeof fecha !== 'string' || !isIsoDate(fecha)) fail(`bad ${quote} fecha ${JSON.stringify(fecha)}`);
       // Ingest keeps one figure per currency and day, so one series is read: segment III, the one the
       // bank floats with the market. Segments I and II are set administratively (USD at 24 and 120)
       // for particular uses. Frankfurter relays the same series.

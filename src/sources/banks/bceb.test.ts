@@ -1,16 +1,16 @@
 // BCEB, Banco Central de Bolivia: grade A (complete VCR recordings, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bceb.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { ParseError, type Observation } from '../types.js';
+import type { Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BCEB/', import.meta.url);
+const { dir: DIR, skip } = fixtureDir('BCEB');
 const JUNE = 'bcb-otras_imprimir2XLS-2026-06-10.xls';
 const JULY = 'bcb-otras_imprimir2XLS-2026-07-13.xls';
 const YEAR = 'bcb-tiposDeCambioHistorico-xls-anio-2007.xls';
@@ -43,7 +43,7 @@ const JULY_ROWS = (currencies: (string | number | null)[][]) => [
 ];
 const EUR = ['UNION EUROPEA', 'EURO', 'EUR', 11.8716, 0.87604];
 
-describe('BCEB recorded payloads', { skip: existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}` }, () => {
+describe('BCEB recorded payloads', { skip }, () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -2,11 +2,11 @@
 // layouts: to June 2026 and from July 2026) and the yearly USD archive (a day × month grid of
 // VENTA/COMPRA). BOB per unit of foreign currency throughout.
 import { utils, type WorkBook } from '@e965/xlsx';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, readWorkbook, windowDays } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BCEB';
-const MONTHS = ['ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE'];
 const TITLE = /TABLA DE COTIZACIONES DEL (\d{1,2}) DE ([A-Z]+)\s+DE (\d{4})/;
 // The column headers over a block of BOB-per-unit figures: the currencies (both layouts) and, from
 // July 2026, the official dollar rate (TCO) in a block of its own. The code is in the column before;
@@ -35,7 +35,7 @@ const readBook = ({ name, body }: Payload): WorkBook => readWorkbook(CODE, name,
 
 function dailyTable(rows: Row[], name: string): Observation[] {
   const title = rows.map((r) => TITLE.exec(text(r[0]))).find((m) => m !== null);
-  const month = title ? MONTHS.indexOf(title[2]!) + 1 : 0;
+  const month = title ? monthNumber(title[2]!, 'es') : 0;
   if (!title || month === 0) fail(`${name} has no "TABLA DE COTIZACIONES DEL …" title`);
   const date = `${title[3]}-${pad(month)}-${pad(title[1]!)}`;
   const observations: Observation[] = [];
@@ -62,7 +62,7 @@ function yearlyGrid(rows: Row[], name: string): Observation[] {
   if (year === undefined || head < 0) fail(`${name} has no "AÑO" title or "DIAS" header`);
   const observations: Observation[] = [];
   rows[head]!.forEach((cell, col) => {
-    const month = MONTHS.indexOf(text(cell)) + 1;
+    const month = monthNumber(text(cell), 'es');
     if (month === 0) return;
     if (text(kinds[col]) !== 'VENTA' || text(kinds[col + 1]) !== 'COMPRA') fail(`${name}: ${text(cell)} is not VENTA | COMPRA`);
     // Bolivia's official rate is the buying one (COMPRA): the rate every other currency is valued at
@@ -80,7 +80,7 @@ function yearlyGrid(rows: Row[], name: string): Observation[] {
   return observations;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Bolivia',
   countryCode: 'BO',

@@ -1,7 +1,7 @@
 // Banco Central de Chile exchange rates from the BDE web service (SieteRestWS GetSeries), one series per
 // request: F073.TCO.PRE.Z.D is the observed dollar ("dólar observado"), F072.CLP.<ISO>.N.O.D the peso
 // rate of another currency. Every series is CLP per 1 unit. The body names its series, so the name is not needed.
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BCEC';
@@ -23,7 +23,7 @@ function quoteOf(seriesId: unknown): string {
   return m[1]!;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de Chile',
   countryCode: 'CL',

@@ -2,8 +2,9 @@
 // deals), read from its yearly history grid: one HTML page per currency and year, 31 day rows by 12
 // month columns, "ND" where nothing traded. Spanish numbers ("7.271,63"); PYG per 1 unit, gold per troy ounce.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthName } from '../months.js';
 
 const CODE = 'BCPA';
 const PATH = '/cotizacion/monedas-historica';
@@ -11,7 +12,6 @@ const PATH = '/cotizacion/monedas-historica';
 const CURRENCIES = 'USD EUR GBP JPY CHF CAD AUD CNY BRL ARS CLP MXN UYU COP BOB NZD ZAR SEK DKK NOK XAU'.split(' ');
 // The selector says SDR for the IMF's unit; ISO 4217 calls it XDR.
 const ISO_FOR: Readonly<Record<string, string>> = { SDR: 'XDR' };
-const MONTHS = ['ENE', 'FEB', 'MAR', 'ABR', 'MAY', 'JUN', 'JUL', 'AGO', 'SEP', 'OCT', 'NOV', 'DIC'];
 const TITLE = /PLANILLA DE COTIZACIONES DEL AÑO (\d{4}) DE MONEDA (.+)$/;
 // Dot thousands, comma decimals: "7.271,63", gold "14.889.462,30", yen "49,57".
 const SPANISH = /^\d{1,3}(?:\.\d{3})*,\d+$/;
@@ -32,9 +32,12 @@ function heading(root: HTMLElement): { year: string; quote: string } {
   return { year: title[1]!, quote: ISO_FOR[code] ?? code };
 }
 
+// The header names the months as ENE … DIC.
+const HEADER_MONTHS = Array.from({ length: 12 }, (_, i) => monthName(i + 1, 'es').toUpperCase()).join(' ');
+
 function grid(root: HTMLElement, year: string, quote: string): Observation[] {
   const rows = root.querySelectorAll('tr');
-  const header = rows.findIndex((tr) => tr.querySelectorAll('th').map((th) => th.text.trim()).join(' ') === `# ${MONTHS.join(' ')}`);
+  const header = rows.findIndex((tr) => tr.querySelectorAll('th').map((th) => th.text.trim()).join(' ') === `# ${HEADER_MONTHS}`);
   if (header < 0) fail(`${quote} ${year}: no "# ENE … DIC" header row`);
   const cells: string[][] = [];
   for (const tr of rows.slice(header + 1)) {
@@ -60,7 +63,7 @@ function grid(root: HTMLElement, year: string, quote: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central del Paraguay',
   countryCode: 'PY',

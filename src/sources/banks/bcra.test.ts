@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bcra.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BCRA/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BCRA');
 const FILE = 'estadisticascambiarias-v1.0-Cotizaciones-fecha-2026-03-19.json';
 
 const NAME = 'https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones?fecha=2026-03-19';
@@ -34,17 +33,17 @@ describe('BCRA recorded payloads', { skip }, () => {
     const obs = parseFile(FILE);
     assert.ok(obs.every((o) => o.date === '2026-03-19' && o.direction === 'direct'));
     assert.deepEqual(obs.map((o) => o.quote).sort(), CCY);
-    assert.equal(quoted(obs, 'USD'), '1394.5/1');
-    assert.equal(quoted(obs, 'EUR'), '1612.042/1');
-    assert.equal(quoted(obs, 'AUD'), '983.81975/1');
-    assert.equal(quoted(obs, 'CLP'), '1.527232/1');
-    assert.equal(quoted(obs, 'PYG'), '0.214028/1');
-    assert.equal(quoted(obs, 'XDR'), '1894.5677/1');
+    assert.equal(quoted(obs, 'USD'), '1394.50000000/1');
+    assert.equal(quoted(obs, 'EUR'), '1612.04200000/1');
+    assert.equal(quoted(obs, 'AUD'), '983.81975000/1');
+    assert.equal(quoted(obs, 'CLP'), '1.52723200/1');
+    assert.equal(quoted(obs, 'PYG'), '0.21402800/1');
+    assert.equal(quoted(obs, 'XDR'), '1894.56770000/1');
     // "DONG VIETNAM (C/1.000 UNIDADES)": the multiplier is only in the description.
-    assert.equal(quoted(obs, 'VND'), '53.040965/1000');
+    assert.equal(quoted(obs, 'VND'), '53.04096500/1000');
     assert.ok(obs.filter((o) => o.quote !== 'VND').every((o) => o.unit === 1));
     // Published under MXP, the pre-1993 code.
-    assert.equal(quoted(obs, 'MXN'), '78.438321/1');
+    assert.equal(quoted(obs, 'MXN'), '78.43832100/1');
     // Not rates, not ISO, or an ambiguous bolívar: the peso, REF, CNH, metals, VEB.
     for (const q of ['ARS', 'REF', 'CNH', 'XAU', 'XAG', 'VEB', 'MXP']) assert.equal(find(obs, q), undefined, q);
   });

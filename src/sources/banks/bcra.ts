@@ -1,11 +1,10 @@
 // Banco Central de la República Argentina: the day's table of the Estadísticas Cambiarias API
 // ({status, results: {fecha, detalle[{codigoMoneda, descripcion, tipoPase, tipoCotizacion}]}}), one
 // request per business day. tipoCotizacion is ARS per unit (direct); tipoPase (USD per unit) is not used.
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJsonKeepingDigits, windowDays } from '../read.js';
 
 const CODE = 'BCRA';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // …/estadisticascambiarias/v1.0/Cotizaciones[?fecha=…] (live) or …-Cotizaciones-fecha-….json (recorded).
 // The per-currency series (Cotizaciones/USD?fechadesde=…) has another shape and is not read here.
 const NAME = /estadisticascambiarias[/-]v1\.0[/-]Cotizaciones(\?fecha=\d{4}-\d{2}-\d{2}|-fecha-[^/]*\.json)?$/;
@@ -32,7 +31,7 @@ function perUnits(description: unknown): number {
   return m ? Number(m[1]!.replaceAll('.', '')) : 1;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central de la República Argentina',
   countryCode: 'AR',
@@ -50,7 +49,8 @@ export const source: Source = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
+    // Rates are JSON numbers whose trailing zeros are the bank's digits (0.70550000): kept as sent.
+    const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['tipoCotizacion', 'tipoPase']);
     if (!isRecord(doc)) fail(`${payload.name} is not a JSON object`);
     // Errors are JSON too: {"status": 400, "errorMessages": […]}.
     if (Array.isArray(doc.errorMessages)) fail(`BCRA says ${doc.errorMessages.join('; ')}`);
@@ -61,7 +61,7 @@ export const source: Source = {
     if (date === null && (detalle === undefined || (Array.isArray(detalle) && detalle.length === 0))) {
       throw new NoPublication(CODE, `${payload.name} holds no rates: no table that day`);
     }
-    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad fecha ${JSON.stringify(date)}`);
+    if (!isIsoDate(date)) fail(`bad fecha ${JSON.stringify(date)}`);
     if (!Array.isArray(detalle)) fail(`${date} has no detalle array`);
     const out: Observation[] = [];
     for (const row of detalle as unknown[]) {

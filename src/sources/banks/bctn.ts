@@ -3,7 +3,7 @@
 // SAR/CHF/… per 10), decimal comma. The page's second table (manual exchange and travellers' cheques,
 // rounded to 3 decimals) is a retail figure derived from the first and is not read.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, failFor, fromDmy, isoCode, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BCTN';
@@ -28,7 +28,7 @@ function rows(table: HTMLElement, date: string): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banque Centrale de Tunisie',
   countryCode: 'TN',

@@ -1,7 +1,7 @@
 // Banco de Mexico exchange rates from the SIE REST API: the FIX (USD) and the peso rates of the other
 // SDR-basket currencies plus CAD, several series per request (bmx.series[{idSerie, datos[{fecha, dato}]}]).
 // Every series is MXN per 1 unit of its currency (JPY 0.1105), so no multiplier.
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BDEM';
@@ -44,7 +44,7 @@ function seriesObservations(series: unknown): Observation[] | undefined {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco de México',
   countryCode: 'MX',

@@ -2,7 +2,7 @@
 // current day only. XAF per 1 unit ("USD/XAF"), buying and selling; EUR/XAF is the fixed 655.957 parity.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy } from '../read.js';
 
 const CODE = 'BEAC';
@@ -31,7 +31,7 @@ function pairRow(row: HTMLElement, date: string): Observation | undefined {
   return { date, quote, rate: midpoint(buy, sell), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: "Banque des Etats de l'Afrique Centrale",
   // BEAC issues the franc of the CEMAC union (Cameroon, CAR, Chad, Congo, Equatorial Guinea, Gabon).

@@ -1,8 +1,8 @@
 // Banco de Portugal's historical escudo reference rates (1987-01-02..1998-12-31) from the BPstat API:
 // JSON-stat 2.0 datasets, a flat value array over counterparty currency x date. PTE per 1 unit
 // (ITL 0.10353). Historical only: the escudo's last reference rates are those of 31 December 1998.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BGAL';
 const DATASET = '/domains/29/datasets/23e0cdd56bddb4ad3016a9c3ad63a539/';
@@ -64,7 +64,7 @@ function observations(doc: Record<string, unknown>): Observation[] {
     const quote = codes.get(category);
     if (!quote) return;
     dates.forEach((date, t) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) fail(`bad reference date ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`bad reference date ${JSON.stringify(date)}`);
       const raw: unknown = values[c * cStride + t * tStride];
       // JSON-stat marks a missing observation with null. The API writes its numbers without trailing
       // zeros (1.205 next to 1.2051), so JSON numbers lose nothing that was sent.
@@ -75,7 +75,7 @@ function observations(doc: Record<string, unknown>): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco de Portugal',
   countryCode: 'PT',

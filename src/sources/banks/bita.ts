@@ -1,8 +1,9 @@
 // Banca d'Italia exchange-rate portal: the daily rates of ~170 currencies against the euro (the ECB
 // reference rates for the majors, the Bank's own for the rest), one CSV per day with a "#" footer.
 // Each row states its convention; against EUR it is "Foreign currency amount for 1 Euro.".
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { csvCells } from '../csv.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, windowDays } from '../read.js';
 
 const CODE = 'BITA';
 const PATH = '/terzevalute-wf-web/rest/v1.0/dailyRates';
@@ -13,33 +14,10 @@ const NOT_AVAILABLE = 'N.A.';
 // dailyRates?…currencyIsoCode=EUR… (live) or dailyRates-EUR-<date>.csv (recorded). USD-based lists
 // and latestRates (one EUR and one USD column) are other layouts.
 const NAME = /(^|\/)dailyRates(\?([^#]*&)?currencyIsoCode=EUR(&|$)|-EUR-[\d-]+\.csv$)/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
-/** One CSV line; country names may one day carry a comma, so quoted fields are honoured. */
-function cells(line: string): string[] {
-  const out: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted && c === '"' && line[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (c === ',' && !quoted) {
-      out.push(cell.trim());
-      cell = '';
-    } else {
-      cell += c;
-    }
-  }
-  return [...out, cell.trim()];
-}
-
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: "Banca d'Italia",
   countryCode: 'IT',
@@ -60,6 +38,8 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const lines = decodeText(payload.body).split(/\r?\n/);
+    // Country names may one day carry a comma: quoted cells are honoured.
+    const cells = (line: string) => csvCells(fail, line);
     if (cells(lines[0] ?? '').join(',') !== HEADER.join(',')) fail(`${payload.name} is not the portal's rates CSV (first line ${JSON.stringify((lines[0] ?? '').slice(0, 60))})`);
     const byQuote = new Map<string, Observation>();
     let rows = 0;
@@ -71,7 +51,7 @@ export const source: Source = {
       if (row.length !== HEADER.length) fail(`line ${n + 1} has ${row.length} cells, expected ${HEADER.length}`);
       const [, , code, , raw, convention, date] = row as [string, string, string, string, string, string, string];
       const quote = isoCode(fail, code, `line ${n + 1}`);
-      if (!ISO_DATE.test(date)) fail(`${quote} has bad reference date ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`${quote} has bad reference date ${JSON.stringify(date)}`);
       // Only the EUR list's convention is known; a USD list or a direct quote would say otherwise.
       if (convention !== INDIRECT) fail(`${quote} has convention ${JSON.stringify(convention)}, expected ${JSON.stringify(INDIRECT)}`);
       if (raw === NOT_AVAILABLE) continue;

@@ -1,6 +1,6 @@
 // Bank Al-Maghrib transfer rates ("cours virement") from its API portal: one request per day, each row
 // MAD per `uniteDevise` units of a currency. The portal wants a free subscription key in a header.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BKAM';
@@ -31,7 +31,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate, unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank Al-Maghrib',
   countryCode: 'MA',

@@ -1,11 +1,12 @@
 // Bank of England daily spot rates (4pm London) from the Interactive Database (IADB) as CSV: one
 // column per series, headed by its code (UsingCodes=Y); every figure is foreign units per 1 GBP.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthName, monthNumber } from '../months.js';
 
 const CODE = 'BKEN';
 const PATH = '/boeapps/database/_iadb-fromshowcolumns.asp';
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** IADB spot series → currency. The codes do not spell the currency (XUDLBK89 is CNY, XUDLZOS4 RON),
  *  so the header is read through this table and an unknown column is an error, never a guess. */
 export const BOE_SERIES: ReadonlyMap<string, string> = new Map([
@@ -25,7 +26,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "17 Mar 2026" → 2026-03-17. */
 function isoDate(text: string): string {
   const m = DATE.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
@@ -33,10 +34,10 @@ function isoDate(text: string): string {
 /** 2026-03-02 → "02/Mar/2026", the form Datefrom/Dateto take. */
 function iadbDate(iso: string): string {
   const [y, m, d] = iso.split('-');
-  return `${d}/${MONTHS[Number(m) - 1]}/${y}`;
+  return `${d}/${monthName(Number(m))}/${y}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of England',
   countryCode: 'GB',
@@ -58,13 +59,13 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     const lines = decodeText(payload.body).split(/\r?\n/);
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-    const header = (lines[0] ?? '').split(',').map((cell) => cell.trim());
+    const header = csvCells(fail, lines[0] ?? '');
     // IADB error and "no data" answers are HTML pages; without UsingCodes=Y the header holds titles.
     if (header[0] !== 'DATE' || header.length < 2) fail(`${payload.name} is not IADB CSV (first line ${JSON.stringify((lines[0] ?? '').slice(0, 40))})`);
     const quotes = header.slice(1).map((series) => BOE_SERIES.get(series) ?? fail(`unknown series column ${JSON.stringify(series)}`));
     const out: Observation[] = [];
     for (let n = 1; n < lines.length; n++) {
-      const cells = lines[n]!.split(',').map((cell) => cell.trim());
+      const cells = csvCells(fail, lines[n]!);
       // A short row means a cut-off body: never guess which column is which.
       if (cells.length !== header.length) fail(`line ${n + 1} has ${cells.length} cells, header has ${header.length}`);
       const date = isoDate(cells[0]!);

@@ -1,8 +1,8 @@
 // Banco Nacional de Angola reference rates from its REST service: {genericResponse:[{taxa, tipoCambio,
 // data, codigoMoeda…}], success}. AOA per 1 unit (JPY 5.73854); tipoCambio M is the middle rate
 // (B selling, G buying). One request fetches every currency: see `requests`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BNAN';
 const RANGE = '/taxas/get/evolucao/taxa/intervalo';
@@ -29,11 +29,11 @@ function observation(row: unknown, i: number): Observation | undefined {
   if (tipoCambio !== MIDDLE) return undefined;
   if (typeof codigoMoeda === 'string' && NOT_RATES.has(codigoMoeda)) return undefined;
   const code = isoCode(fail, codigoMoeda, `row ${i + 1}`);
-  if (typeof data !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(data)) fail(`${code} row ${i + 1} has bad date ${JSON.stringify(data)}`);
+  if (!isIsoDate(data)) fail(`${code} row ${i + 1} has bad date ${JSON.stringify(data)}`);
   return { date: data, quote: RENAMED[code] ?? code, rate: decimalOf(fail, taxa, `${code} on ${data}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Nacional de Angola',
   countryCode: 'AO',

@@ -2,7 +2,7 @@
 // BOM). The first ROW is a caption row; then RATE = BGN per RATIO units (1..10000), REVERSERATE its
 // inverse per 1 BGN, and a gold row per troy ounce. The lev ended with 2025: from 2026 the same
 // download quotes currencies per euro, which this BGN-based source refuses (see `discontinued`).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'BNBG';
@@ -26,7 +26,7 @@ function observation(row: Record<string, unknown>, i: number): Observation {
   return { date, quote, rate: decimalOf(fail, row.RATE, `${quote} on ${date}`), unit: unitOf(fail, row.RATIO, `${quote} on ${date}`), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bulgarian National Bank',
   countryCode: 'BG',

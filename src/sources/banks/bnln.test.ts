@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './bnln.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BNLN/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BNLN');
 const MONDAY = 'currencies-date-2026-03-02.json';
 const TUESDAY = 'currencies-date-2026-03-03.json';
 
@@ -38,7 +37,7 @@ describe('BNLN recorded payloads', { skip }, () => {
     for (const [quote, unit] of Object.entries(UNITS)) assert.equal(obs.find((o) => o.quote === quote)?.unit, unit, quote);
     assert.equal(quoted(obs, 'USD'), '2.6759/1');
     assert.equal(quoted(obs, 'EUR'), '3.1581/1');
-    // rateFormated keeps the trailing zero that the JSON number 7.0960 loses.
+    // rateFormated and the JSON number 7.0960 agree, trailing zero included.
     assert.equal(quoted(obs, 'AMD'), '7.0960/1000');
     assert.equal(quoted(obs, 'UZS'), '0.2200/1000');
     assert.equal(quoted(obs, 'IRR'), '0.0204/10000');
@@ -68,7 +67,7 @@ describe('BNLN edge cases', () => {
   test('takes the published text, falling back to the number', () => {
     assert.deepEqual(parse(set(row('AMD', 1000, '7.1500', 7.15))), [{ date: '2026-03-06', quote: 'AMD', rate: '7.1500', unit: 1000, direction: 'direct' }]);
     const numberOnly = set('{"code":"USD","quantity":1,"rate":2.7010,"date":"2026-03-05T17:01:03.120Z"}');
-    assert.deepEqual(parse(numberOnly), [{ date: '2026-03-06', quote: 'USD', rate: '2.701', unit: 1, direction: 'direct' }]);
+    assert.deepEqual(parse(numberOnly), [{ date: '2026-03-06', quote: 'USD', rate: '2.7010', unit: 1, direction: 'direct' }]);
   });
 
   test('rejects an HTML error page', () => {

@@ -1,8 +1,8 @@
 // National Bank of Georgia official lari rates (nbg.gov.ge/gw/api/ct/monetarypolicy/currencies).
 // GEL per `quantity` units (10 AED, 1000 AMD, 10000 IRR); the quantity is kept as `unit`. A set is
 // fixed at 17:00 Tbilisi time and is valid from the next day: the payload dates it by that day.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson, unitOf, windowDays } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BNLN';
 // …/monetarypolicy/currencies/?date=… and …/currencies/en/json/ (live), currencies-date-….json (recorded).
@@ -22,13 +22,13 @@ function observation(date: string, row: unknown): Observation {
   if (!isRecord(row)) fail(`rate entry on ${date} is not an object`);
   const quote = isoCode(fail, row.code, `rate entry on ${date}`);
   const unit = unitOf(fail, row.quantity, `bad ${quote} quantity on ${date}`);
-  // rateFormated is the figure as published ("7.0960"); `rate` is the same as a JSON number, which
-  // drops trailing zeros. Take the text, and the number only when an answer lacks the text.
+  // rateFormated is the figure as published ("7.0960"); `rate` is the same as a JSON number (its
+  // digits kept by the parse). Take the text, and the number only when an answer lacks the text.
   const raw = typeof row.rateFormated === 'string' ? row.rateFormated : row.rate;
   return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Georgia',
   countryCode: 'GE',
@@ -49,7 +49,8 @@ export const source: Source = {
     return NAME.test(name.split(/[?#]/)[0]!);
   },
   parse(payload: Payload): Observation[] {
-    const doc = parseJson(CODE, payload.name, payload.body.toString('utf8'));
+    // Rates are JSON numbers whose trailing zeros are the bank's digits (7.0960): kept as sent.
+    const doc = parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['rate']);
     // Always an array of sets, one per validity day, even when a single day was asked for.
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rate sets`);
     if (doc.length === 0) fail(`${payload.name} holds no rates`);

@@ -1,15 +1,14 @@
 // Bank Negara Malaysia interbank exchange rates (Open API, quote=rm: MYR per `unit` units, unit 1 or
 // 100), 09:00 session. History only comes per currency and month, so a window costs one request per
 // currency per month; the all-currency "latest" reply is read too.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BNMA';
 // The 09:00 snapshot: the first of the day's four sessions, the one a daily poll can always find.
 const SESSION = '0900';
 // What the API lists (exchange-rate?session=0900, March 2026). A currency BNM adds is missed until listed here.
 const CURRENCIES = 'AED AUD BND CAD CHF CNY EGP EUR GBP HKD IDR INR JPY KHR KRW MMK NPR NZD PHP PKR SAR SDR SGD THB TWD USD VND'.split(' ');
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Live …/exchange-rate?… and …/exchange-rate/USD/year/2026/month/3?…, recorded exchange-rate-….json.
 const NAME = /(^|\/)exchange-rate([/?-]|$)/;
 
@@ -29,7 +28,7 @@ function rates(entry: unknown): Observation[] {
   return rows.flatMap((row): Observation[] => {
     if (!isRecord(row)) fail(`${quote} rate is not an object`);
     const { date, middle_rate: mid } = row;
-    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ${quote} date ${JSON.stringify(date)}`);
+    if (!isIsoDate(date)) fail(`bad ${quote} date ${JSON.stringify(date)}`);
     // The middle rate is BNM's own; a session without one has no figure to report for the currency.
     if (mid === null || mid === undefined) return [];
     // JSON doubles such as 4.2244000000000002: decimalOf gives back the published 4.2244.
@@ -51,7 +50,7 @@ function months(window: FetchWindow): [number, number][] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank Negara Malaysia',
   countryCode: 'MY',

@@ -1,16 +1,15 @@
 // BNRW recorded payloads are grade A (complete VCR recordings, SOURCES-2.md).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bnrw.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BNRW/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BNRW');
 
 const file = (c: string) => `bnr-rw-currency_history-${c}-2026-05-19_2026-05-22.json`;
 const RECORDED = ['BIF', 'EUR', 'JPY', 'KES', 'USD'];

@@ -1,14 +1,14 @@
 // Banque Nationale du Rwanda exchange rates from fxrates.bnr.rw: one JSON array per currency and range,
 // [{currency_name, buying_rate, average_rate, selling_rate, post_date "20-May-26"}], all strings. RWF
 // per 1 unit (JPY 9.209); average_rate is the bank's own middle rate.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source, NoPublication } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
 import { decimalOf, failFor, isoCode, parseJson } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BNRW';
 const PATH = '/currency_history/';
 // The currencies the BNR publishes; the endpoint answers for one at a time.
 const CURRENCIES = 'USD EUR GBP JPY CHF CAD AUD CNY INR ZAR AED SAR KES UGX TZS BIF'.split(' ');
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const POST_DATE = /^(\d{2})-([A-Z][a-z]{2})-(\d{2})$/;
 // Older figures carry thousands commas ("1,253.60").
 const FIGURE = /^\d{1,3}(,\d{3})*(\.\d+)?$|^\d+(\.\d+)?$/;
@@ -20,7 +20,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "20-May-26" → 2026-05-20. The series starts in 2012, so a two-digit year is always 20yy. */
 function postDate(raw: unknown): string {
   const m = typeof raw === 'string' ? POST_DATE.exec(raw) : null;
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad post_date ${JSON.stringify(raw)}`);
   return `20${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
 }
@@ -34,7 +34,7 @@ function observation(row: unknown, i: number): Observation {
   return { date, quote, rate: decimalOf(fail, average.trim().replaceAll(',', ''), `${quote} on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banque Nationale du Rwanda',
   countryCode: 'RW',

@@ -1,7 +1,7 @@
 // Bank of Japan time-series API (stat-search), database FM08: the Tokyo interbank US dollar/yen spot
 // rate at 17:00 JST (FXERD04, yen per dollar). The only figure here against the yen; the source is
 // narrow on purpose. Dates are business days; weekends and holidays come as null.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BOJP';
@@ -37,7 +37,7 @@ function series(entry: unknown): (Observation | null)[] | undefined {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Japan',
   countryCode: 'JP',

@@ -1,8 +1,8 @@
 // Bank of Mongolia (Mongolbank) statutory reference rates: a POSTed JSON query answered with one wide
 // object per day, {RATE_DATE, USD: "3,576.42", …, XAU, XAG, SDR}. MNT per 1 unit for every column, even
 // IDR 0.20 and VND 0.14 (two decimals, no per-100 scaling); gold and silver per troy ounce.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson } from '../read.js';
 
 const CODE = 'BOMU';
 const PATH = '/currency-rate-movement/data';
@@ -20,7 +20,7 @@ const fail: (message: string) => never = failFor(CODE);
 function dayRows(row: unknown, i: number): Observation[] {
   if (!isRecord(row)) fail(`data[${i}] is not an object`);
   const date = row[DATE_KEY];
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) fail(`data[${i}] has bad ${DATE_KEY} ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`data[${i}] has bad ${DATE_KEY} ${JSON.stringify(date)}`);
   const out: Observation[] = [];
   for (const [key, raw] of Object.entries(row)) {
     if (key === DATE_KEY) continue;
@@ -34,7 +34,7 @@ function dayRows(row: unknown, i: number): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Mongolia',
   countryCode: 'MN',

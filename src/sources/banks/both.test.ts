@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './both.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BOTH/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BOTH');
 const FILE = 'DAILY_AVG_EXG_RATE-2026-04-01_2026-04-03.json';
 
 const parse = (body: string) => source.parse({ name: 'Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/', body: Buffer.from(body) });

@@ -1,12 +1,11 @@
 // Bank of Thailand daily average exchange rates (THB per unit, commercial banks in Bangkok) from the
 // BOT API gateway. The header claims "Baht / 1 Unit", but JPY is per 100 and IDR per 1,000: the
 // multiplier only shows in the currency's English name ("JAPAN : YEN (100 YEN) (JPY)").
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson, unitOf, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'BOTH';
 const PATH = '/Stat-ExchangeRate/v2/DAILY_AVG_EXG_RATE/';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_CODE = /^[A-Z]{3}$/;
 // The hidden multiplier: "(100 YEN)", "(1,000 RUPIAH)" inside currency_name_eng.
 const NAME_UNIT = /\((\d{1,3}(?:,\d{3})*) [A-Z][A-Z ]*\)/;
@@ -23,7 +22,7 @@ const fail: (message: string) => never = failFor(CODE);
 function observation(row: unknown): Observation | undefined {
   if (!isRecord(row)) fail('data_detail row is not an object');
   const { period: date, currency_id: quote, currency_name_eng: name, mid_rate: mid } = row;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad period ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad period ${JSON.stringify(date)}`);
   // Upper case as sent: the gateway writes ISO codes that way, anything else is not its answer.
   if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency_id ${JSON.stringify(quote)} on ${date}`);
   // Mid is the bank's own midpoint of buying transfer and selling; a currency it quotes without a
@@ -34,7 +33,7 @@ function observation(row: unknown): Observation | undefined {
   return { date, quote, rate: decimalOf(fail, mid, `bad ${quote} mid_rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Thailand',
   countryCode: 'TH',

@@ -1,21 +1,21 @@
 // BRBU payloads are grade A (SOURCES-2.md): complete recordings.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './brbu.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/BRBU/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('BRBU');
 const INDEX = 'brb-affichagetoustauxchange-2026-05-24.html';
 const pdf = (day: string) => `brb-cours-de-change-2026-05-${day}.pdf`;
 
-const parse = (body: Buffer | string, name = 'Cours%20de%20change%20du%2005-03-2026.pdf') => source.parse({ name, body: Buffer.from(body) });
-const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
+// The PDF reader is asynchronous: every parse is awaited.
+const parse = async (body: Buffer | string, name = 'Cours%20de%20change%20du%2005-03-2026.pdf') => source.parse({ name, body: Buffer.from(body) });
+const parseFile = async (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], quote: string) => obs.find((o) => o.quote === quote)?.rate;
 
 const ALL = 'AUD CAD CHF CNY DKK EUR GBP JPY KES KWD NOK RWF SAR SEK TZS UGX USD XDR ZAR'.split(' ');

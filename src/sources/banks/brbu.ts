@@ -4,6 +4,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
 import { decimalOf, failFor, toDmy, windowDays } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'BRBU';
 const fail: (message: string) => never = failFor(CODE);
@@ -32,7 +33,6 @@ const NAMES: Record<string, string> = {
   'Dinar Kowetien': 'KWD',
   'Riyal Saoudien': 'SAR',
 };
-const MONTHS = ['JANVIER', 'FEVRIER', 'MARS', 'AVRIL', 'MAI', 'JUIN', 'JUILLET', 'AOUT', 'SEPTEMBRE', 'OCTOBRE', 'NOVEMBRE', 'DECEMBRE'];
 // "1 Shilling Kenyan* 22,9164 23,1012 23,2860": the asterisk only says bureaus do not trade it.
 // Decimal commas in one bulletin, points in the next; no thousands separators.
 const ROW = /^1\s+(.+?)\*?\s+(\d+[.,]\d+)\s+(\d+[.,]\d+)\s+(\d+[.,]\d+)$/;
@@ -80,7 +80,7 @@ export const source: Source = {
     }
     const lines = plain(await textOf(payload)).split('\n').map((l) => l.trim().replace(/\s+/g, ' '));
     const stated = lines.map((l) => /^EN DATE DU (\d{1,2}) ([A-Z]+) (\d{4})$/.exec(l)).find((m) => m);
-    const month = stated ? MONTHS.indexOf(stated[2]!) + 1 : 0;
+    const month = stated ? monthNumber(stated[2]!, 'fr') : 0;
     if (!stated || month === 0) fail(`${payload.name} states no "EN DATE DU …" date`);
     const date = `${stated[3]}-${String(month).padStart(2, '0')}-${stated[1]!.padStart(2, '0')}`;
     const observations = lines.flatMap((line): Observation[] => {

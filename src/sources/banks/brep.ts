@@ -1,7 +1,7 @@
 // Colombia's TRM (tasa representativa del mercado, COP per 1 USD), certified by the Superintendencia
 // Financiera and republished by Banco de la República, read from the datos.gov.co Socrata dataset
 // 32sa-8pi3: [{valor, unidad, vigenciadesde, vigenciahasta}]. One row covers a validity range.
-import { type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isRecord, parseJson, windowDays } from '../read.js';
 
 const CODE = 'BREP';
@@ -28,7 +28,7 @@ function daysOf(from: string, to: string): string[] {
   return days;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco de la República (TRM)',
   countryCode: 'CO',

@@ -1,16 +1,15 @@
 // CBCE payloads are grade A (SOURCES-2.md): complete recordings.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbce.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBCE/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBCE');
 const RESULTS = 'cbsl-exrates_results-2026-05-22.html';
 const FORM = 'cbsl-exrates-form.html';
 

@@ -1,8 +1,8 @@
 // Central Bank of Sri Lanka indicative rates: a PHP form answers a POST of a date range and a list of
 // currencies with one HTML table per currency, headed "1 AUD -> LKR" | "1 LKR -> AUD", newest day first.
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, wholeHtml } from '../read.js';
 
 const CODE = 'CBCE';
 const fail: (message: string) => never = failFor(CODE);
@@ -20,12 +20,11 @@ const CURRENCIES =
   'SGD~Singapore Dollar;SBD~Solomon Island Dollar;ZAR~South African Rand;GBP~Sterling Pound;SEK~Swedish Kroner;CHF~Swiss Franc;' +
   'TWD~Taiwan Dollar;THB~Thailand Baht;AED~UAE  Dirham;USD~US Dollar;VND~Vietnam Dong;ZMW~Zambia Kwacha (New)';
 const HEADER = /^1\s+([A-Z]{3})\s+->\s+LKR$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // exrates_results.php (live POST), cbsl-exrates_results-….html (recorded) and the form page
 // exrates.php / cbsl-exrates-form.html, which lists the currencies but holds no rates.
 const NAME = /(^|[/-])exrates(_results(\.php|[-_.]|$)|\.php|-form[-_.])/;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Sri Lanka',
   countryCode: 'LK',
@@ -45,8 +44,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const html = payload.body.toString('utf8');
-    // A cut-off result still parses into shorter tables; a whole page ends with </html>.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
+    wholeHtml(fail, payload.name, html);
     const root = parseHtml(html);
     const tables = root.querySelectorAll('table').filter((t) => HEADER.test(t.querySelector('thead th:nth-child(2)')?.text.trim() ?? ''));
     if (tables.length === 0) {
@@ -59,7 +57,7 @@ export const source: Source = {
       // Only the LKR-per-unit column: the inverse column is the same figure rounded to 4 decimals.
       return table.querySelectorAll('tbody tr').map((tr): Observation => {
         const [day, rate] = tr.querySelectorAll('td').map((td) => td.text.trim());
-        if (!day || !ISO_DATE.test(day)) fail(`${quote}: bad date ${JSON.stringify(day)}`);
+        if (!day || !isIsoDate(day)) fail(`${quote}: bad date ${JSON.stringify(day)}`);
         return { date: day, quote, rate: decimalOf(fail, rate, `${quote} on ${day}`), unit: 1, direction: 'direct' };
       });
     });

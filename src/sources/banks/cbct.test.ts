@@ -1,16 +1,15 @@
 // CBCT payloads are grade A (SOURCES-2.md): a complete recording.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbct.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBCT/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBCT');
 const FILE = 'cbc-DataAPI-BP01D01-2026-03-30.json';
 
 const parse = (body: string) => source.parse({ name: 'Get?FileName=BP01D01', body: Buffer.from(body) }) as Observation[];

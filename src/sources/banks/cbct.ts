@@ -1,7 +1,7 @@
 // Central Bank of the Republic of China (Taiwan): BP01D01, the 16:00 Taipei interbank spot rates of
 // its main trading partners' currencies against the US dollar, the whole history (1993 on) in one JSON
 // file. The base is USD, not TWD; each column label names its pair, and three run the other way.
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isRecord, parseJson } from '../read.js';
 
 const CODE = 'CBCT';
@@ -29,7 +29,7 @@ function column(label: unknown, index: number): Column {
   return fail(`column ${index + 1} pair ${text} is not against USD`);
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of the Republic of China (Taiwan)',
   countryCode: 'TW',

@@ -2,8 +2,8 @@
 // per currency and window, answered with datoscotizaciones.dato rows {Fecha, Moneda, TCC, TCV}. Rates
 // are UYU per 1 unit. Rows name their currency by BCU number (2225), not ISO ("CodigoISO" holds "DLS.").
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isRecord, parseXml, xmlParser } from '../read.js';
+import { NoPublication, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isRecord, parseXml, xmlParser } from '../read.js';
 
 const CODE = 'CBCU';
 /** BCU currency number → ISO. 2225 is "DLS. USA BILLETE", the interbank dollar the BCU's own figures
@@ -14,7 +14,6 @@ export const BCU_CURRENCIES: Readonly<Record<number, string>> = {
   5600: 'MYR', 4200: 'MXN', 4600: 'NOK', 1490: 'NZD', 4800: 'PYG', 4000: 'PEN', 5400: 'RUB', 1620: 'ZAR',
   5800: 'SEK', 5900: 'CHF', 4400: 'TRY',
 };
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const PATH = '/wscotizaciones/servlet/awsbcucotizaciones';
 // The service URL (not its ?wsdl) or a recorded answer, awsbcucotizaciones-2225-USD-….xml.
 const NAME = /awsbcucotizaciones([#-][^/]*)?$/i;
@@ -46,7 +45,7 @@ function envelope(moneda: string, from: string, to: string): string {
 `;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banco Central del Uruguay',
   countryCode: 'UY',
@@ -82,7 +81,7 @@ export const source: Source = {
     for (const row of Array.isArray(rows) ? rows : []) {
       if (!isRecord(row)) fail('dato is not an element');
       const date = text(row.Fecha);
-      if (!ISO_DATE.test(date)) fail(`bad Fecha ${JSON.stringify(row.Fecha)}`);
+      if (!isIsoDate(date)) fail(`bad Fecha ${JSON.stringify(row.Fecha)}`);
       const moneda = text(row.Moneda);
       const quote = /^\d+$/.test(moneda) ? BCU_CURRENCIES[Number(moneda)] : undefined;
       if (quote === undefined) fail(`BCU currency ${JSON.stringify(moneda)} on ${date} has no ISO code here`);

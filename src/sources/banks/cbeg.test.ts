@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbeg.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { NoPublication, ParseError, type Observation } from '../types.js';
+import { NoPublication, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBEG/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBEG');
 
 const FILE = 'GetHistoricalData-response.xlsx';
 const NAME = 'https://www.cbe.org.eg/api/statistics/GetHistoricalData';

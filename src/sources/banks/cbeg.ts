@@ -3,7 +3,7 @@
 // sell are published; the rate kept is their exact midpoint (see observation()).
 import { SSF, utils } from '@e965/xlsx';
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, readWorkbook, toDmy } from '../read.js';
 import { hiddenFields, postBack } from '../follow.js';
 
@@ -65,7 +65,7 @@ function observation(cells: unknown[]): Observation {
   return { date, quote: currency.quote, rate, unit: currency.unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Egypt',
   countryCode: 'EG',

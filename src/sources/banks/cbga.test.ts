@@ -1,16 +1,15 @@
 // CBGA payloads are grade A (SOURCES-2.md): complete recordings.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbga.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBGA/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBGA');
 const file = (ccy: string) => `cbg-indicative-exchange-rates-${ccy}-2026-05-24.json`;
 
 const parse = (body: string, name = 'ajax/indicative-exchange-rates/USD') => source.parse({ name, body: Buffer.from(body) }) as Observation[];

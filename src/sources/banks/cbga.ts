@@ -1,7 +1,7 @@
 // Central Bank of The Gambia indicative rates: one JSON series per currency, the whole archive as
 // [[epoch_ms, GMD per unit], …], newest first. Only the request names the currency, and four of them
 // are quoted per 100 or per 5,000 units without saying so (see HIDDEN_UNITS).
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
 
 const CODE = 'CBGA';
@@ -28,7 +28,7 @@ function currencyOf(name: string): string {
   return code;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of The Gambia',
   countryCode: 'GM',

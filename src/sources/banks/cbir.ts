@@ -3,9 +3,10 @@
 // and English; day rows 1..31 follow per month, each month closed by an "Average" row.
 import * as XLSX from '@e965/xlsx';
 import { Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'CBIR';
 const fail: (message: string) => never = failFor(CODE);
@@ -20,7 +21,6 @@ const LABEL_CODE = /(?:^|[^A-Za-z.])(S\.FR|[A-Z]{3})\s*$/;
 // with broken separators ("6,006 ,624.000") and ×1000 slips, so it is not read as a rate.
 const GOLD = /Gold|الذهب/;
 // "Spet." is how several sheets spell September.
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep|spe', 'oct', 'nov', 'dec'];
 
 type Cell = string | number;
 interface Group {
@@ -79,7 +79,8 @@ function parseSheet(year: string, sheet: XLSX.WorkSheet): Observation[] {
     const first = row?.[0];
     if (typeof first === 'string' && /^\s*average/i.test(first)) month++;
     const label = typeof first === 'string' ? /^\W*([a-z]{3})[a-z]*\.?\s*,?\s*\d{4}/i.exec(first)?.[1]?.toLowerCase() : undefined;
-    if (label) month = MONTHS.findIndex((m) => m.split('|').includes(label)) + 1 || fail(`sheet ${year}: unknown month label ${JSON.stringify(first)}`);
+    // One sheet misspells September as "Spe".
+    if (label) month = monthNumber(label === 'spe' ? 'sep' : label) || fail(`sheet ${year}: unknown month label ${JSON.stringify(first)}`);
     // A label typed as a date ("May-14", serial 41760) names its month too.
     const serial = typeof first === 'number' && first > 31 ? XLSX.SSF.parse_date_code(first) : undefined;
     if (serial && String(serial.y) === year) month = serial.m;
@@ -103,7 +104,7 @@ function parseSheet(year: string, sheet: XLSX.WorkSheet): Observation[] {
   return observations;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Iraq',
   countryCode: 'IQ',

@@ -1,7 +1,7 @@
 // Central Bank of Kenya indicative mean rates, read from the wpDataTables endpoint behind its forex
 // page (table 193, January 2024 onwards): rows of [dd/mm/yyyy, currency name, mean]. Currencies are
 // named, not coded; most rows are KES per unit, the East African cross rows the other way round.
-import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, parseJson } from '../read.js';
 
 const CODE = 'CBKE';
@@ -57,7 +57,7 @@ function observation(cells: unknown): Observation {
   return { date, quote: row.quote, rate, unit: row.unit, direction: row.direction };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Kenya',
   countryCode: 'KE',

@@ -1,16 +1,15 @@
 // CBLR payloads are grade A (SOURCES-2.md): a complete recording.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cblr.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBLR/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBLR');
 const FILE = 'cbl-buying-selling-rates-2026-05-24.html';
 
 const parse = (body: string) => source.parse({ name: 'research/buying-selling-rates?page=0', body: Buffer.from(body) }) as Observation[];

@@ -2,7 +2,7 @@
 // "L$182.0819/US$1.00" cells per day (Monday to Saturday). The only pair is LRD per USD.
 import { parse as parseHtml } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, windowDays } from '../read.js';
 
 const CODE = 'CBLR';
@@ -18,7 +18,7 @@ function lrdPerUsd(text: string | undefined, where: string): string {
   return decimalOf(fail, m[1], where);
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Liberia',
   countryCode: 'LR',

@@ -1,17 +1,16 @@
 // CBMY payloads are grade C (SOURCES-2.md): a real body in a cassette hand-assembled upstream,
 // corroborated against ECB crosses.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbmy.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBMY/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBMY');
 const FILE = 'cbm-api-latest-2026-04-09.json';
 
 const parse = (body: string) => source.parse({ name: 'api/latest', body: Buffer.from(body) }) as Observation[];
@@ -47,7 +46,7 @@ describe('CBMY recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     assert.deepEqual(
-      requests,
+      [...requests],
       ['02', '03', '04', '05', '06'].map((d) => ({ url: `http://127.0.0.1:1/history/${d}-03-2026`, optional: true })),
     );
     assert.deepEqual(source.requests({ from: '2026-03-06', to: '2026-03-09' }, { base: source.baseUrl }).map((r) => r.url), [

@@ -1,7 +1,7 @@
 // Central Bank of Myanmar reference rates from forex.cbm.gov.mm: /api/latest and /api/history/DD-MM-YYYY
 // answer the same JSON, {timestamp, rates: {CCY: "MMK per unit"}}. Six currencies are quoted per 100
 // units, which the payload never says (see HIDDEN_UNITS).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, isRecord, parseJson, toDmy, windowDays } from '../read.js';
 
 const CODE = 'CBMY';
@@ -16,7 +16,7 @@ const YANGON_OFFSET_MS = 6.5 * 3_600_000;
 const NAME = /(^|[/-])(api[/-]latest|history\/\d{2}-\d{2}-\d{4})([/?.-]|$)/;
 
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Myanmar',
   countryCode: 'MM',

@@ -1,16 +1,15 @@
 // CBNI payloads are grade B (SOURCES-2.md): a real response trimmed upstream to 78 records.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbni.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBNI/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBNI');
 const FILE = 'cbn-GetAllExchangeRates-TRIMMED.json';
 
 const parse = (body: string) => source.parse({ name: 'api/GetAllExchangeRates', body: Buffer.from(body) }) as Observation[];

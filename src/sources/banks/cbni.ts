@@ -1,7 +1,7 @@
 // Central Bank of Nigeria official rates: GetAllExchangeRates answers the whole history (2001-12-10 on)
 // as [{currency (an English name), ratedate, buyingrate, centralrate, sellingrate}], NGN per 1 unit.
-import { type FeedRequest, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson } from '../read.js';
+import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'CBNI';
 const fail: (message: string) => never = failFor(CODE);
@@ -29,10 +29,9 @@ const NAMES: Record<string, string> = {
 };
 // The West African Unit of Account (ECOWAS) has no ISO 4217 code: not a currency we can file.
 const NOT_CURRENCIES = new Set(['WAUA']);
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Nigeria',
   countryCode: 'NG',
@@ -59,7 +58,7 @@ export const source: Source = {
       if (!isRecord(row)) fail(`record ${i} is not an object`);
       const { currency, ratedate: date, centralrate } = row;
       const name = typeof currency === 'string' ? currency.trim().replace(/\s+/g, ' ').toUpperCase() : '';
-      if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`record ${i} has a bad ratedate ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`record ${i} has a bad ratedate ${JSON.stringify(date)}`);
       if (NOT_CURRENCIES.has(name)) continue;
       const quote = NAMES[name] ?? fail(`unknown currency name ${JSON.stringify(currency)} on ${date}`);
       // The central rate is the CBN's official figure (the mid of its buying and selling rates).

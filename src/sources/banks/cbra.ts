@@ -2,7 +2,7 @@
 // ExchangeRatesLatest / ExchangeRatesByDate (CurrentDate + Rates/ExchangeRate) and
 // ExchangeRatesByDateRangeByISO (an ADO.NET diffgram of ExchangeRatesByRange rows with a RateDate).
 // AMD per `Amount` units (10 JPY, 100 IRR); the amount is kept as `unit`.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'CBRA';
@@ -62,7 +62,7 @@ function fromBody(body: Node): Observation[] {
   fail('SOAP body holds no exchange-rate response');
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Armenia',
   countryCode: 'AM',

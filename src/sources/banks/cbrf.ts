@@ -1,6 +1,6 @@
 // Bank of Russia official rates from its XML service: XML_daily (every currency on one date) and
 // XML_dynamic (one currency over a range). windows-1251, decimal commas, RUB per `Nominal` units.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'CBRF';
@@ -55,7 +55,7 @@ function parseDynamic(root: Node): Observation[] {
   return records.map((r) => observation(isoDate(r.Date), quote, r));
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of the Russian Federation',
   countryCode: 'RU',

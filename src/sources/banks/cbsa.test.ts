@@ -1,17 +1,16 @@
 // Grade A (SOURCES-2.md): complete VCR recordings of the daily page and the history workbook it links.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbsa.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { ParseError, type Observation } from '../types.js';
+import type { Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBSA/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBSA');
 const PAGE = 'cbs-daily-exchange-rates-2026-06-03.html';
 const BOOK = 'cbs-Historical-Daily-Rates-June032026.xlsx';
 
@@ -112,7 +111,8 @@ describe('CBSA edge cases', () => {
   /** A workbook laid out like the bank's: month banners and DATE headers in column B. */
   function workbook(sheets: Record<string, unknown[][]>): Buffer {
     const book = XLSX.utils.book_new();
-    for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows, { origin: 'B1' }), name);
+    // aoa_to_sheet honours `origin` (it is sheet_add_aoa on a new sheet); SheetJS's typings omit it.
+    for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows, { origin: 'B1' } as XLSX.AOA2SheetOpts), name);
     return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
   }
   const HEADER = ['DATE', 'TALA/USD', 'TALA/YEN', 'TALA/CNH'];

@@ -3,9 +3,10 @@
 // "Units of Foreign Currency per ST1.00", i.e. indirect: foreign units per 1 WST.
 import * as XLSX from '@e965/xlsx';
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'CBSA';
 const SEP = '(?:[-_\\s]|%20)*';
@@ -17,7 +18,6 @@ const NAME = new RegExp(`(^|[/-])daily-exchange-rates(/?|-\\d{4}-\\d{2}-\\d{2}\\
 const LINKED_DAY = new RegExp(`Historical${SEP}Daily${SEP}Rates${SEP}([A-Za-z]{3,9})${SEP}(\\d{1,2})${SEP}(\\d{4})[^"'/]*\\.xlsx`, 'i');
 const WORKBOOK_LINK = new RegExp(`href="([^"]*Historical${SEP}Daily${SEP}Rates[^"/]*\\.xlsx)"`, 'i');
 const PER_TALA = /Units of Foreign Currency per ST\s?1\.00/i;
-const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'];
 // Column labels without "TALA" and "/": 2008 and 2013 on write TALA/USD, 2009–2012 US/TALA, yet the
 // figures are the same foreign units per tala throughout (USD 0.35–0.44). null: CNH, the offshore
 // yuan, is a market code, not ISO 4217 (the onshore CNY column is the currency's rate).
@@ -58,7 +58,7 @@ function parseSheet(name: string, sheet: XLSX.WorkSheet): Observation[] {
     if (typeof first === 'string') {
       const label = first.trim().toUpperCase();
       // A month banner, in 2008 now and then on the header row itself.
-      if (MONTHS.includes(label)) [month, columns] = [MONTHS.indexOf(label), cells.some((c) => typeof c === 'string') ? header(cells, name) : []];
+      if (monthNumber(label) > 0) [month, columns] = [monthNumber(label) - 1, cells.some((c) => typeof c === 'string') ? header(cells, name) : []];
       else if (label === 'DATE') columns = header(cells, name);
       // Anything else labelled ("Jan", "Jun qtr avg" in 2017) is a monthly or quarterly average.
       continue;
@@ -95,7 +95,7 @@ function parsePage(html: string, name: string): Observation[] {
   const page = parseHtml(html);
   if (!PER_TALA.test(page.text)) fail(`${name} does not say "Units of Foreign Currency per ST1.00"`);
   const linked = LINKED_DAY.exec(html);
-  const month = linked ? MONTHS.findIndex((m) => m.startsWith(linked[1]!.toUpperCase())) + 1 : 0;
+  const month = linked ? monthNumber(linked[1]!.slice(0, 3)) : 0;
   if (!linked || month === 0) fail(`${name} links no dated Historical-Daily-Rates workbook`);
   const date = isoDay(Number(linked[3]), month, Number(linked[2]));
   const table = page.querySelectorAll('table').find((t) => /^\s*Currency\s*SAT\s*$/.test(t.querySelector('tr')?.text ?? ''));
@@ -111,7 +111,7 @@ function parsePage(html: string, name: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Samoa',
   countryCode: 'WS',

@@ -1,16 +1,15 @@
 // Grade A (SOURCES-2.md): a complete VCR recording of one day's file.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cbtu.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CBTU/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CBTU');
 const FILE = 'cbt-kurs-20052026.xml';
 
 const parse = (body: string) => source.parse({ name: 'kurs/2026/20052026.xml', body: Buffer.from(body) }) as Observation[];
@@ -49,7 +48,7 @@ describe('CBTU recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     assert.deepEqual(
-      requests,
+      [...requests],
       ['02', '03', '04', '05', '06'].map((d) => ({ url: `http://127.0.0.1:1/kurs/2026/${d}032026.xml`, optional: true })),
     );
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);

@@ -1,13 +1,12 @@
 // Central Bank of Turkmenistan official rates: one XML file per day (cbt.tm/kurs/YYYY/DDMMYYYY.xml).
 // `rate_tmt` is TMT per `multiplier` units (AMD per 100, IRR per 10,000); the manat is pegged at 3.5
 // per USD. Saturdays have a file, Sundays answer 404.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, fromDmy, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, fromDmy, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'CBTU';
 // kurs/2026/20052026.xml (live) or cbt-kurs-20052026.xml (recorded).
 const NAME = /(^|[/-])kurs[/-](\d{4}\/)?\d{8}\.xml$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 const parser = xmlParser({ isArray: (name) => name === 'rate' });
@@ -15,12 +14,12 @@ const parser = xmlParser({ isArray: (name) => name === 'rate' });
 /** The file's date: DD.MM.YYYY since 2024, YYYY-MM-DD in the 2020–2023 files. */
 function fileDate(raw: unknown): string {
   const text = typeof raw === 'string' ? raw.trim() : '';
-  const date = ISO_DATE.test(text) ? text : fromDmy(text);
+  const date = isIsoDate(text) ? text : fromDmy(text);
   if (!date) fail(`bad date ${JSON.stringify(raw)}`);
   return date;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Turkmenistan',
   countryCode: 'TM',

@@ -1,7 +1,7 @@
 // Central Bank of Uzbekistan official rates: a JSON array of UZS per `Nominal` units (strings, so the
 // published digits survive). Set at 16:00 Tashkent time on business days and valid from the next
 // day; `Date` is that validity date, and one day is asked for at a time.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isoCode, isRecord, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'CBUZ';
@@ -23,7 +23,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, row.Rate, `bad ${quote} Rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of the Republic of Uzbekistan',
   countryCode: 'UZ',

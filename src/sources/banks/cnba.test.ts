@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './cnba.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/CNBA/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('CNBA');
 
 const parse = (body: string, name = 'daily.txt') => source.parse({ name, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -44,12 +43,12 @@ describe('CNBA recorded payloads', { skip }, () => {
     assert.deepEqual(obs.filter((o) => o.date === '2026-04-02').map((o) => o.quote).sort(), CCY_2026);
     assert.ok(obs.every((o) => o.direction === 'direct'));
     assert.equal(quoted(obs, '2026-01-02', 'USD'), '20.611/1');
-    // Published as 24.170: a JSON number has no trailing zero to keep.
-    assert.equal(quoted(obs, '2026-01-02', 'EUR'), '24.17/1');
+    // Published as 24.170: the JSON number's trailing zero is kept.
+    assert.equal(quoted(obs, '2026-01-02', 'EUR'), '24.170/1');
     assert.equal(quoted(obs, '2026-01-02', 'JPY'), '13.141/100');
     assert.equal(quoted(obs, '2026-01-02', 'IDR'), '1.233/1000');
     assert.equal(quoted(obs, '2026-01-02', 'HUF'), '6.304/100');
-    assert.equal(quoted(obs, '2026-04-02', 'TRY'), '47.85/100');
+    assert.equal(quoted(obs, '2026-04-02', 'TRY'), '47.850/100');
     assert.equal(quoted(obs, '2026-04-02', 'XDR'), '29.042/1');
     assert.equal(quoted(obs, '2026-04-02', 'PHP'), '35.126/100');
   });

@@ -1,12 +1,11 @@
 // Czech National Bank exchange rate fixing: the JSON API (api.cnb.cz) and the pipe-delimited text file
 // in its English (daily.txt, decimal point) and Czech (denni_kurz.txt, decimal comma) forms.
 // Rates are CZK per `amount` units (100 JPY, 1000 IDR); the multiplier is kept as `unit`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseJson as readJsonText, unitOf } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, fromDmy, isIsoDate, isoCode, parseJsonKeepingDigits, unitOf } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'CNBA';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // The column line names the layout; anything else (year.txt, an HTML page) is not this file.
 const COLUMNS = ['Country|Currency|Amount|Code|Rate', 'země|měna|množství|kód|kurz'];
 // exrates/daily(-year) (live JSON, under cnbapi/ or an overridden base), cnbapi-exrates-daily-year-….json
@@ -23,16 +22,15 @@ function observation(date: string, code: unknown, amount: unknown, raw: unknown)
 }
 
 function parseJson(text: string): Observation[] {
-  // Rates are JSON numbers: for the CNB's 3 decimals a double's shortest text is the published
-  // figure, less trailing zeros (24.170 → 24.17), which JSON itself does not keep.
-  const doc = readJsonText(CODE, 'payload', text);
+  // Rates are JSON numbers whose trailing zeros are the bank's digits (24.170): kept as sent.
+  const doc = parseJsonKeepingDigits(CODE, 'payload', text, ['rate']);
   const rates = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).rates : undefined;
   // API errors are JSON too ({"description": …, "errorCode": …}) and have no rates array.
   if (!Array.isArray(rates)) fail('JSON has no rates array');
   return rates.map((r: unknown) => {
     if (typeof r !== 'object' || r === null) fail('rate entry is not an object');
     const { validFor, currencyCode, amount, rate } = r as Record<string, unknown>;
-    if (typeof validFor !== 'string' || !ISO_DATE.test(validFor)) fail(`bad validFor ${JSON.stringify(validFor)}`);
+    if (typeof validFor !== 'string' || !isIsoDate(validFor)) fail(`bad validFor ${JSON.stringify(validFor)}`);
     return observation(validFor, currencyCode, amount, rate);
   });
 }
@@ -43,7 +41,7 @@ function headerDate(line: string): string {
   const date = czech === undefined ? undefined : fromDmy(czech);
   if (date !== undefined) return date;
   const english = /^(\d{2}) ([A-Z][a-z]{2}) (\d{4}) #\d+$/.exec(line);
-  const month = english ? MONTHS.indexOf(english[2]!) + 1 : 0;
+  const month = english ? monthNumber(english[2]!) : 0;
   if (!english || month === 0) fail(`first line ${JSON.stringify(line.slice(0, 40))} is not "DD.MM.YYYY #n"`);
   return `${english[3]}-${String(month).padStart(2, '0')}-${english[1]}`;
 }
@@ -61,7 +59,7 @@ function parseText(text: string): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Czech National Bank',
   countryCode: 'CZ',

@@ -1,7 +1,7 @@
 // Danmarks Nationalbank daily rates, read from Statistics Denmark's StatBank (table DNVALD), which
 // holds the bank's history: semicolon CSV VALUTA;KURTYP;TID;INDHOLD. Rate type KBH is DKK per 100
 // units of the foreign currency, for every currency; the 100 is stated only in the table's metadata.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isoCode } from '../read.js';
 
 const CODE = 'DKNB';
@@ -22,7 +22,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** 2026-03-02 → 2026M03D02, StatBank's day form. */
 const tid = (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$1M$2D$3');
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Danmarks Nationalbank',
   countryCode: 'DK',

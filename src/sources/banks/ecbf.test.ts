@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './ecbf.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/ECBF/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('ECBF');
 
 const parse = (name: string, body: string | Buffer) => source.parse({ name, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });

@@ -1,15 +1,15 @@
 // European Central Bank euro reference rates. One adapter reads every shape the ECB serves (daily and
 // history XML, daily and history CSV, and the CSVs zipped), telling them apart by content, not by name.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, parseXml, xmlParser } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { csvCells } from '../csv.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, xmlParser } from '../read.js';
+import { monthNumber } from '../months.js';
 import { unzip } from '../unzip.js';
 
 const CODE = 'ECBF';
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // eurofxref-daily.xml, eurofxref-hist(-90d).xml, eurofxref.zip, eurofxref-hist.zip, and recorded copies
 // named with their date (eurofxref-2026-04-13.csv, eurofxref-hist-90d-2025-04-04.xml).
 const NAME = /^eurofxref(-daily|-hist(-90d)?)?(-\d{4}-\d{2}-\d{2})?\.(xml|csv|zip)$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 // The daily XML holds the last fixing only, the 90-day XML the last 90 calendar days; anything longer
 // needs the whole history, of which the ZIP (0.6 MB) is the smallest form.
@@ -22,7 +22,7 @@ const xml = xmlParser({ isArray: (tag) => tag === 'Cube' });
 const fail: (message: string) => never = failFor(CODE);
 
 function observation(date: string, code: unknown, raw: unknown): Observation {
-  if (!ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad date ${JSON.stringify(date)}`);
   const quote = isoCode(fail, code, `rate of ${date}`);
   return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} rate on ${date}`), unit: 1, direction: 'indirect' };
 }
@@ -47,9 +47,9 @@ function fromXml(text: string): Observation[] {
 
 /** "13 April 2026" (daily CSV) or "2026-04-13" (history CSV). */
 function csvDate(text: string): string {
-  if (ISO_DATE.test(text)) return text;
+  if (isIsoDate(text)) return text;
   const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad CSV date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
@@ -57,7 +57,7 @@ function csvDate(text: string): string {
 function parseCsv(text: string): Observation[] {
   const lines = text.split(/\r?\n/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  const header = lines[0]!.split(',').map((cell) => cell.trim());
+  const header = csvCells(fail, lines[0]!);
   if (header[0] !== 'Date') fail('CSV does not start with a Date column');
   // Both CSVs end every line with a separator; the empty last column that gives is no currency.
   const columns = header.length - (header[header.length - 1] === '' ? 1 : 0);
@@ -65,7 +65,7 @@ function parseCsv(text: string): Observation[] {
   if (lines.length < 2) fail('CSV has no rows');
   const out: Observation[] = [];
   for (let n = 1; n < lines.length; n++) {
-    const cells = lines[n]!.split(',').map((cell) => cell.trim());
+    const cells = csvCells(fail, lines[n]!);
     // A short or long row means a cut-off or foreign file: never guess which column is which.
     if (cells.length !== header.length) fail(`CSV line ${n + 1} has ${cells.length} cells, header has ${header.length}`);
     const date = csvDate(cells[0]!);
@@ -89,7 +89,7 @@ function csvFromZip(body: Buffer): Buffer {
   return csv[0]!.data;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'European Central Bank',
   countryCode: 'EU',

@@ -1,11 +1,10 @@
 // Federal Reserve H.10 noon buying rates in New York, read from FRED one series per request. The body
 // never names its series, so the series id (and with it the currency and the direction) comes from
 // the payload name: the request URL (series_id=DEXUSEU) or a recorded file name (…-DEXUSEU-…).
-import { NoPublication, type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, parseJson } from '../read.js';
+import { NoPublication, type Direction, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, parseJson } from '../read.js';
 
 const CODE = 'FRNY';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SERIES_IN_NAME = /(?:^|[^A-Za-z0-9])(DEX[A-Z0-9]{4})(?![A-Za-z0-9])/;
 // FRED writes "." for a day without a figure (US holidays).
 const NO_VALUE = '.';
@@ -27,7 +26,7 @@ function seriesOf(name: string): string | undefined {
   return id !== undefined && Object.hasOwn(FRED_SERIES, id) ? id : undefined;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Federal Reserve (H.10, via FRED)',
   countryCode: 'US',
@@ -66,7 +65,7 @@ export const source: Source = {
     const out: Observation[] = [];
     for (const row of rows as unknown[]) {
       const { date, value } = (typeof row === 'object' && row !== null ? row : {}) as Record<string, unknown>;
-      if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`${series} has bad date ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`${series} has bad date ${JSON.stringify(date)}`);
       if (value === NO_VALUE) continue;
       // FRED writes values as strings; a number would be a different payload.
       if (typeof value !== 'string') fail(`${series} has no value on ${date}`);

@@ -1,12 +1,11 @@
 // Hong Kong Monetary Authority, Monthly Statistical Bulletin: daily end-of-day exchange rates, HKD
 // per 1 unit of each currency (one lower-case field per currency, JSON doubles with float noise).
 // Released with the bulletin, so a month's figures appear together early in the next month.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJson, windowDays } from '../read.js';
 
 const CODE = 'HKMA';
 const PATH = '/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // usd, gbp, … and the legacy dem/nlg/bef/frf/itl (null since the euro): the field is the ISO code.
 const CURRENCY_FIELD = /^[a-z]{3}$/;
 // Nominal effective exchange rate indices (neeri_<base year>_<weights>) are indices, not rates.
@@ -22,7 +21,7 @@ const fail: (message: string) => never = failFor(CODE);
 function record(row: unknown): Observation[] {
   if (!isRecord(row)) fail('record is not an object');
   const { end_of_day: date, ...fields } = row;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad end_of_day ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad end_of_day ${JSON.stringify(date)}`);
   const out: Observation[] = [];
   for (const [field, value] of Object.entries(fields)) {
     if (INDEX_FIELD.test(field)) continue;
@@ -37,7 +36,7 @@ function record(row: unknown): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Hong Kong Monetary Authority',
   countryCode: 'HK',

@@ -2,11 +2,11 @@
 // values (rms_mth SDRCV), or the last five days of SDR values (rms_five). Each report is one or more
 // tables (title line, "Currency<TAB>March 02, 2026<TAB>…", a row per currency, a blank line) and notes.
 // Base USD: REP rows are currency units per USD (indirect), "(1)" rows USD per unit (direct).
-import { type Direction, type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { type Direction, type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'IMFD';
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 type Report = 'REP' | 'SDRCV' | 'CVSDR';
 const TITLES: readonly (readonly [RegExp, Report])[] = [
   [/^Representative Exchange Rates for Selected Currencies\b/, 'REP'],
@@ -40,7 +40,7 @@ const fail: (message: string) => never = failFor(CODE);
 
 function headerDate(cell: string): string {
   const m = HEADER_DATE.exec(cell.trim());
-  const month = m ? MONTHS.indexOf(m[1]!) + 1 : 0;
+  const month = m ? monthNumber(m[1]!) : 0;
   if (!m || month === 0) fail(`column header ${JSON.stringify(cell)} is not "Month DD, YYYY"`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }
@@ -74,7 +74,7 @@ function selectDates(from: string, to: string): string[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'International Monetary Fund',
   countryCode: 'ZZ',

@@ -3,9 +3,10 @@
 // BI publishes no mid here; its middle rate (kurs tengah) is the average of sell and buy.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
-import { decimalOf, decodeText, failFor, unitOf } from '../read.js';
+import { decimalOf, decodeText, failFor, unitOf, wholeHtml } from '../read.js';
+import { monthName, monthNumber } from '../months.js';
 
 const CODE = 'INDO';
 const PATH = '/en/statistik/informasi-kurs/transaksi-bi/default.aspx';
@@ -13,7 +14,6 @@ const PATH = '/en/statistik/informasi-kurs/transaksi-bi/default.aspx';
 const FIELD = 'ctl00$PlaceHolderMain$g_6c89d4ad_107f_437d_bd54_8fda17b556bf$ctl00$';
 // The page's currency drop-down (2026). A currency BI adds is missed until listed here.
 const CURRENCIES = 'AED AUD BND CAD CHF CNY DKK EUR GBP HKD JPY KRW KWD LAK MYR NOK NZD PGK PHP SAR SEK SGD THB USD VND'.split(' ');
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const COLUMNS = ['Value', 'Sell', 'Buy', 'Date'];
 // "4,627.79": the English page groups thousands with commas.
 const AMOUNT = /^\d{1,3}(,\d{3})*(\.\d+)?$/;
@@ -25,7 +25,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "5 Mar 2026" → 2026-03-05. */
 function isoDate(text: string): string {
   const m = /^(\d{1,2}) ([A-Z][a-z]{2})[a-z]* (\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
@@ -40,10 +40,10 @@ const cells = (row: HTMLElement, tag: string) => row.querySelectorAll(tag).map((
 
 /** dd-MMM-yyyy, as the page's date pickers write it (01-Mar-2026). */
 function formDate(iso: string): string {
-  return `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
+  return `${iso.slice(8, 10)}-${monthName(Number(iso.slice(5, 7)))}-${iso.slice(0, 4)}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank Indonesia',
   countryCode: 'ID',
@@ -63,8 +63,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const html = decodeText(payload.body);
-    // A cut-off page would still parse into a shorter table; a whole page ends with </html>.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
+    wholeHtml(fail, payload.name, html);
     const root = parseHtml(html);
     const label = root.querySelector('[id$="lblKursTransaksiKTBI2"]')?.text ?? '';
     const quote = /^CURRENCIES ([A-Z]{3})$/.exec(label.trim())?.[1];

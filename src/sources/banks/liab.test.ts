@@ -1,16 +1,15 @@
 // Grade A (SOURCES-2.md): complete VCR recordings of two of the last litas business days.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './liab.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/LIAB/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('LIAB');
 const FILES = ['lb-getFxRates-LT-2014-12-29.xml', 'lb-getFxRates-LT-2014-12-31.xml'];
 
 const parse = (body: string) => source.parse({ name: 'getFxRates?tp=LT&dt=2014-12-31', body: Buffer.from(body) }) as Observation[];

@@ -1,14 +1,13 @@
 // Lietuvos bankas official litas rates (1994-04-01 to 2014-12-31), one day per call of the FxRates web
 // service (getFxRates?tp=LT&dt=…). Each rate is a pair of amounts, "7.6881 LTL = 10 AED": the litas
 // amount is the rate, the foreign amount its unit. Historical only: the euro replaced the litas in 2015.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'LIAB';
 // getFxRates?tp=LT&dt=… (live, either parameter first) or lb-getFxRates-LT-2014-12-31.xml (recorded).
 // tp=EU answers are the ECB's euro rates republished, not litas rates.
 const NAME = /(^|[/-])getFxRates(\?([^/]*&)?tp=LT(&[^/]*)?|-LT-\d{4}-\d{2}-\d{2}\.xml)$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 const parser = xmlParser({ isArray: (name) => name === 'FxRate' || name === 'CcyAmt' });
@@ -17,7 +16,7 @@ type Amount = { Ccy?: unknown; Amt?: unknown };
 
 function observation(row: Record<string, unknown>, i: number): Observation {
   const { Tp: type, Dt: date } = row;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`FxRate ${i + 1} has bad Dt ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`FxRate ${i + 1} has bad Dt ${JSON.stringify(date)}`);
   if (type !== 'LT') fail(`FxRate ${i + 1} of ${date} is of type ${JSON.stringify(type)}, not LT (litas)`);
   const amounts = (row.CcyAmt ?? []) as Amount[];
   // The service writes the litas amount first; find it rather than trust the order.
@@ -29,7 +28,7 @@ function observation(row: Record<string, unknown>, i: number): Observation {
   return { date, quote, rate: decimalOf(fail, litas.Amt, where), unit: unitOf(fail, foreign.Amt, where), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Lietuvos bankas',
   countryCode: 'LT',

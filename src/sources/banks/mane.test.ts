@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './mane.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/MANE/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('MANE');
 const WEEK = 'arfolyamok-asmx-GetExchangeRates-2025-03-24_2025-03-28.xml';
 
 const parse = (body: string) => source.parse({ name: 'http://www.mnb.hu/arfolyamok.asmx', body: Buffer.from(body) });
@@ -55,9 +54,9 @@ describe('MANE recorded payloads', { skip }, () => {
 });
 
 describe('MANE edge cases', () => {
-  const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const escapeXml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const envelope = (inner: string, op = 'GetExchangeRates') =>
-    `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><${op}Response xmlns="http://www.mnb.hu/webservices/" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><${op}Result>${escape(inner)}</${op}Result></${op}Response></s:Body></s:Envelope>`;
+    `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><${op}Response xmlns="http://www.mnb.hu/webservices/" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><${op}Result>${escapeXml(inner)}</${op}Result></${op}Response></s:Body></s:Envelope>`;
   const DAY = '<MNBExchangeRates><Day date="2026-03-06"><Rate unit="1" curr="EUR">399,10</Rate><Rate unit="100" curr="JPY">229,87</Rate></Day></MNBExchangeRates>';
 
   test('reads GetCurrentExchangeRates the same way', () => {

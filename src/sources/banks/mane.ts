@@ -1,11 +1,10 @@
 // Magyar Nemzeti Bank official rates from its SOAP service (arfolyamok.asmx). The result element holds a
 // second XML document as escaped text, MNBExchangeRates/Day[@date]/Rate[@unit,@curr], with decimal
 // commas: the envelope is parsed, that text taken out and parsed again. HUF per `unit` (100 JPY).
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'MANE';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // The live endpoint (…/arfolyamok.asmx) and recorded copies (arfolyamok-asmx-GetExchangeRates-….xml).
 const NAME = /(^|\/)arfolyamok[.-]asmx([-?#/]|$)/i;
 const OPERATIONS = ['GetExchangeRates', 'GetCurrentExchangeRates'];
@@ -52,7 +51,7 @@ function rate(date: string, row: Node): Observation {
   return { date, quote, rate: decimalOf(fail, row['#text'], `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Magyar Nemzeti Bank',
   countryCode: 'HU',
@@ -84,7 +83,7 @@ export const source: Source = {
     if (days.length === 0) fail(`${payload.name} holds no rates`);
     return days.flatMap((day) => {
       const date = day.date;
-      if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad Day date ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`bad Day date ${JSON.stringify(date)}`);
       const rows = list(day.Rate);
       if (rows.length === 0) fail(`no rates for ${date}`);
       return rows.map((row) => rate(date, row));

@@ -1,16 +1,15 @@
 // Grade A (SOURCES-2.md): a complete VCR recording of the last fixings of the Deutsche Mark.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './mark.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/MARK/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('MARK');
 const FILE = 'bbk-BBEX3-D..DEM.AA.AC.000-1998-12-21_1998-12-30.csv';
 
 const parse = (body: string) => source.parse({ name: 'data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv', body: Buffer.from(body) }) as Observation[];

@@ -1,8 +1,8 @@
 // Deutsche Bundesbank: the official Frankfurt fixings of the Deutsche Mark (1948-06-21 to 1998-12-30),
 // series BBEX3.D.<ccy>.DEM.AA.AC.000 of the statistics API as SDMX-CSV (semicolons, UTF-8 BOM, CRLF).
 // Rates are DEM per N foreign units, and N is written only in the German title ("100 ATS = ... DEM").
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, unitOf } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, unitOf } from '../read.js';
 
 const CODE = 'MARK';
 // data/BBEX3/D..DEM.AA.AC.000?… (live) or bbk-BBEX3-D..DEM.AA.AC.000-….csv (recorded).
@@ -10,7 +10,6 @@ const NAME = /(^|[/-])BBEX3[/-]D\.\.DEM\.AA\.AC\.000(\?[^/]*|-[\d_-]+\.csv)?$/;
 const COLUMNS = ['BBK_STD_CURRENCY', 'BBK_ERX_PARTNER_CURRENCY', 'TIME_PERIOD', 'OBS_VALUE', 'BBK_UNIT_MULT', 'BBK_TITLE'] as const;
 // "Devisenkurse der Frankfurter Börse / 1 000 ITL = ... DEM / Italien": the unit and the currency.
 const TITLE_UNIT = /\/\s*(\d{1,3}(?: \d{3})*)\s+([A-Z]{3})\s*=\s*\.\.\.\s*DEM\s*\//;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // SDMX writes a missing observation (holidays, weekends; OBS_STATUS K) as a lone dot.
 const MISSING = '.';
 
@@ -39,7 +38,7 @@ function observation(row: Row): Observation {
   const quote = isoCode(fail, row.BBK_STD_CURRENCY, `row of ${row.TIME_PERIOD}`);
   const date = row.TIME_PERIOD;
   const where = `${quote} on ${date}`;
-  if (!ISO_DATE.test(date)) fail(`${quote}: bad TIME_PERIOD ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`${quote}: bad TIME_PERIOD ${JSON.stringify(date)}`);
   if (row.BBK_ERX_PARTNER_CURRENCY !== 'DEM') fail(`${where} is quoted in ${row.BBK_ERX_PARTNER_CURRENCY}, not DEM`);
   // BBK_UNIT_MULT is 0 on every fixing; anything else would be a power of ten we do not expect.
   if (row.BBK_UNIT_MULT !== '0') fail(`${where}: unexpected BBK_UNIT_MULT ${row.BBK_UNIT_MULT}`);
@@ -48,7 +47,7 @@ function observation(row: Row): Observation {
   return { date, quote, rate: decimalOf(fail, row.OBS_VALUE, where), unit: unitOf(fail, title[1], where), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Deutsche Bundesbank',
   countryCode: 'DE',

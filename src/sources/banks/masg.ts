@@ -2,9 +2,11 @@
 // of an ASP.NET form. S$ per 1 unit (EUR, GBP, USD) or per 100 units (the rest); the multiplier is
 // only stated in each column header ("S$ Per 100 Units of Japanese Yen"). Figures are as of noon.
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
+import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'MASG';
 const PATH = '/statistics/msb/ExchangeRates.aspx';
@@ -19,23 +21,10 @@ const ISO: Readonly<Record<string, string>> = {
 };
 // The hidden multiplier: "S$ Per Unit of Euro" is 1, "S$ Per 100 Units of Japanese Yen" is 100.
 const COLUMN = /^S\$ Per (Unit|(\d+) Units) of (.+)$/;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // Live …/statistics/msb/ExchangeRates.aspx or recorded msb-ExchangeRates-….csv.
 const NAME = /(^|\/)msb[/-]ExchangeRates/i;
 
 const fail: (message: string) => never = failFor(CODE);
-
-/** One CSV line: commas, with double-quoted cells ("" for a quote) as in the footnotes. */
-function cells(line: string): string[] {
-  const out: string[] = [];
-  const re = /("(?:[^"]|"")*"|[^,]*)(,|$)/g;
-  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
-    const cell = m[1]!;
-    out.push(cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell.trim());
-    if (m[2] === '') break;
-  }
-  return out;
-}
 
 function column(header: string): { quote: string; unit: number } {
   const m = COLUMN.exec(header.trim());
@@ -44,7 +33,7 @@ function column(header: string): { quote: string; unit: number } {
   return { quote, unit: m[2] === undefined ? 1 : Number(m[2]) };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Monetary Authority of Singapore',
   countryCode: 'SG',
@@ -62,6 +51,8 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const lines = decodeText(payload.body).split(/\r?\n/);
+    // Double-quoted cells ("" for a quote) as in the footnotes.
+    const cells = (line: string) => csvCells(fail, line);
     // The form also exports weekly, monthly and yearly figures (end of period): only daily is read.
     if (!lines.slice(0, 6).some((l) => l.trim() === 'Exchange Rates (Daily)')) fail(`${payload.name} is not the daily exchange-rate export`);
     const at = lines.findIndex((l) => l.startsWith('End of Period,'));
@@ -76,7 +67,7 @@ export const source: Source = {
       if (row.length !== columns.length + 3) fail(`line ${i + 1} has ${row.length} cells, expected ${columns.length + 3}`);
       // Year and month are only written on the first row they apply to.
       if (row[0] !== '') year = row[0]!;
-      if (row[1] !== '') month = MONTHS.indexOf(row[1]!) + 1;
+      if (row[1] !== '') month = monthNumber(row[1]!);
       if (!/^\d{4}$/.test(year) || month === 0 || !/^\d{1,2}$/.test(row[2]!)) fail(`line ${i + 1} has no year, month and day`);
       const date = `${year}-${String(month).padStart(2, '0')}-${row[2]!.padStart(2, '0')}`;
       columns.forEach(({ quote, unit }, c) => {

@@ -1,16 +1,15 @@
 // Grade A (SOURCES-2.md): a complete VCR recording of one business week.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './mfam.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/MFAM/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('MFAM');
 const FILE = 'amcm-financial_info-QueryType1-2026-05-18_2026-05-22.json';
 
 const parse = (body: string) => source.parse({ name: 'financial_info?Begin=20260518&End=20260522&QueryType=1', body: Buffer.from(body) }) as Observation[];

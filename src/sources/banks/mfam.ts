@@ -2,7 +2,7 @@
 // `usdMean`, despite its name, is MOP per `unit` foreign units (JPY and KRW per 100); `bid` is each
 // currency's market quote against the dollar in market convention (USD per AUD, JPY per USD) and is
 // not read: it is no rate against the pataca.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'MFAM';
@@ -33,7 +33,7 @@ function observation(row: unknown, i: number): Observation | undefined {
   return { date, quote, rate: decimalOf(fail, usdMean, where), unit: unitOf(fail, unit, where), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Autoridade Monetária de Macau',
   countryCode: 'MO',

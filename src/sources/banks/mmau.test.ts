@@ -1,16 +1,15 @@
 // Grade A (SOURCES-2.md): a complete VCR recording of the full-history file.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './mmau.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/MMAU/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('MMAU');
 const FILE = 'mma-referencerates-2026-05-21.json';
 
 const parse = (body: string) => source.parse({ name: 'JSON/referencerates.json?v=20260521', body: Buffer.from(body) }) as Observation[];

@@ -1,12 +1,12 @@
 // Maldives Monetary Authority reference rate: MVR per 1 USD, the only currency it publishes, in one
 // JSON file holding the whole history since 2011-04-21, newest first ({"Date": "21 May 2026", "Rate": "15.42"}).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'MMAU';
 // JSON/referencerates.json?v=… (live) or mma-referencerates-2026-05-21.json (recorded).
 const NAME = /(^|[/-])referencerates(-\d{4}-\d{2}-\d{2})?\.json(\?v=\d{8})?$/;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // "21 May 2026", and now and then one rate for two days: "08/09 February 2021".
 const DAYS = /^(\d{1,2})(?:\/(\d{1,2}))? ([A-Z][a-z]+) (\d{4})$/;
 
@@ -17,12 +17,12 @@ const iso = (year: string, month: number, day: string) => `${year}-${String(mont
 /** The day or days an entry is stated for. */
 function days(raw: unknown): string[] {
   const m = typeof raw === 'string' ? DAYS.exec(raw.trim()) : null;
-  const month = m ? MONTHS.indexOf(m[3]!) + 1 : 0;
+  const month = m ? monthNumber(m[3]!) : 0;
   if (!m || month === 0) fail(`bad Date ${JSON.stringify(raw)}`);
   return [m[1]!, ...(m[2] ? [m[2]] : [])].map((day) => iso(m[4]!, month, day));
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Maldives Monetary Authority',
   countryCode: 'MV',

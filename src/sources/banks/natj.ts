@@ -1,10 +1,9 @@
 // National Bank of Tajikistan official rates: kurs/export_xml.php?date=YYYY-MM-DD&export=xmlout, one date
 // per request, ValCurs/Valute(CharCode, Nominal, Value) with TJS per `Nominal` units.
-import { type Observation, type Payload, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'NATJ';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // {lang}/kurs/export_xml.php?… (live) or export_xml-YYYY-MM-DD.xml (recorded).
 const NAME = /(^|\/)export_xml([.-]|$)/;
 
@@ -22,7 +21,7 @@ function observation(date: string, valute: Node): Observation {
   return { date, quote, rate: decimalOf(fail, valute.Value, `bad ${quote} Value on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Tajikistan',
   countryCode: 'TJ',
@@ -44,7 +43,7 @@ export const source: Source = {
     if (typeof root !== 'object' || root === null) fail(`${payload.name} has no ValCurs element`);
     // Unlike its CBR-style siblings the NBT writes the ValCurs Date as YYYY-MM-DD.
     const date = (root as Node).Date;
-    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad ValCurs Date ${JSON.stringify(date)}`);
+    if (!isIsoDate(date)) fail(`bad ValCurs Date ${JSON.stringify(date)}`);
     const observations = (((root as Node).Valute ?? []) as Node[]).map((v) => observation(date, v));
     // Per Frankfurter's NBT adapter the bank carries the last rates over weekends and holidays, so an
     // empty list is a fault, not a day off.

@@ -1,10 +1,9 @@
 // National Bank of Ethiopia daily exchange rates from api.nbe.gov.et: one request per day, each row a
 // currency's buying, selling and weighted-average rate in birr per unit.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson, windowDays } from '../read.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson, windowDays } from '../read.js';
 
 const CODE = 'NBET';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // api/filter-exchange-rates?date=… (live) or filter-exchange-rates-YYYY-MM-DD.json (recorded).
 const NAME = /(^|\/)filter-exchange-rates([?-]|$)/;
 
@@ -14,7 +13,7 @@ const fail: (message: string) => never = failFor(CODE);
 function observation(row: unknown): Observation {
   if (!isRecord(row)) fail('rate entry is not an object');
   const { date, currency, weighted_average: average } = row;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad date ${JSON.stringify(date)}`);
   const quote = isoCode(fail, isRecord(currency) ? currency.code : undefined, `row of ${date}`);
   // Since the birr was floated (July 2024) the weighted average of the banks' deals is the NBE's
   // reference rate; buying and selling are the spread around it and are not read.
@@ -22,7 +21,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, average, `bad ${quote} weighted average on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Ethiopia',
   countryCode: 'ET',

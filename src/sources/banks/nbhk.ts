@@ -1,7 +1,7 @@
 // Norges Bank exchange rates from its SDMX API as "csvdata" (one row per series and day). In SDMX terms
 // the foreign currency is BASE_CUR and NOK the QUOTE_CUR: OBS_VALUE is NOK per 10^UNIT_MULT units of it.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode } from '../read.js';
 
 const CODE = 'NBHK';
 const PATH = '/api/data/EXR/B..NOK.SP';
@@ -9,14 +9,13 @@ const COLUMNS = ['FREQ', 'BASE_CUR', 'QUOTE_CUR', 'UNIT_MULT', 'TIME_PERIOD', 'O
 // …/api/data/EXR/B..NOK.SP?format=csvdata… (live) or EXR-B..NOK.SP-….csv (recorded); SDMX-JSON,
 // SDMX-ML and the labelled "csv" form are other layouts.
 const NAME = /(^|\/)EXR([/-])B\.\.NOK\.SP(\?[^#]*\bformat=csvdata\b|-[^/?]*\.csv$)/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Synthetic series in the same flow that are indices, not currencies: the trade-weighted (TWI) and
 // import-weighted (I44) krone indices. XDR is synthetic too (CALCULATED=true) but is a real rate.
 const INDICES = new Set(['TWI', 'I44']);
 
 const fail: (message: string) => never = failFor(CODE);
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Norges Bank',
   countryCode: 'NO',
@@ -52,7 +51,7 @@ export const source: Source = {
       const date = cells[period]!;
       // We ask for B..NOK.SP; another frequency or a rate not against NOK is not this request.
       if (cells[freq] !== 'B' || cells[quote] !== 'NOK') fail(`line ${n + 1} is ${cells[freq]}.${cells[base]}.${cells[quote]}, expected B.*.NOK`);
-      if (!ISO_DATE.test(date)) fail(`line ${n + 1} has bad TIME_PERIOD ${JSON.stringify(date)}`);
+      if (!isIsoDate(date)) fail(`line ${n + 1} has bad TIME_PERIOD ${JSON.stringify(date)}`);
       if (INDICES.has(cells[base]!)) continue;
       const currency = isoCode(fail, cells[base], `line ${n + 1} BASE_CUR`);
       // UNIT_MULT is a power of ten (2: NOK per 100 JPY, SEK, DKK…), not a count as unitOf reads.

@@ -1,11 +1,10 @@
 // Hrvatska narodna banka exchange rate lists from api.hnb.hr. Since the euro (2023) the v3 API
 // (tecajn-eur/v3) gives foreign units per 1 EUR; the legacy v2 API (tecajn/v2) holds the kuna-era
 // lists, HRK per `jedinica` units. Rates are decimal-comma strings; we take the middle rate.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, parseJson, unitOf } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, parseJson, unitOf } from '../read.js';
 
 const CODE = 'NBHR';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // HNB writes codes in upper case; isoCode would upper-case a lower-case one, which here means a layout
 // we do not know, so the code is checked as it stands.
 const ISO_CODE = /^[A-Z]{3}$/;
@@ -27,7 +26,7 @@ function observation(row: Row): Observation | null {
   // answers used datum_primjene too).
   const date = row.datum_primjene ?? row.datum;
   const quote = row.valuta;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad application date ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad application date ${JSON.stringify(date)}`);
   if (typeof quote !== 'string' || !ISO_CODE.test(quote)) fail(`bad currency ${JSON.stringify(quote)} on ${date}`);
   if (row.jedinica === undefined) {
     // v3: "1 EUR = x units of the currency", always per 1 euro.
@@ -42,7 +41,7 @@ function observation(row: Row): Observation | null {
   return { date, quote: 'HRK', rate: middle(row, date, quote), unit, direction: 'indirect' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Hrvatska narodna banka',
   countryCode: 'HR',

@@ -1,6 +1,6 @@
 // National Bank of the Kyrgyz Republic official rates: XML/daily.xml (USD EUR CNY KZT RUB, set every
 // trading day) and XML/weekly.xml (the rest, set once a week). Latest only; KGS per `Nominal` units.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'NBKI';
@@ -27,7 +27,7 @@ function observation(date: string, table: string, currency: Node): Observation |
   return { date, quote, rate, unit, direction: 'direct', table };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of the Kyrgyz Republic',
   countryCode: 'KG',

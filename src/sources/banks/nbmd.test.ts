@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './nbmd.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NBMD/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NBMD');
 
 const parse = (body: string, name = 'en/official_exchange_rates?get_xml=1&date=08.04.2026') => source.parse({ name, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });

@@ -1,6 +1,6 @@
 // National Bank of Moldova official rates: official_exchange_rates?get_xml=1&date=DD.MM.YYYY, one date
 // per request, ValCurs/Valute(CharCode, Nominal, Value) with MDL per `Nominal` units, decimal points.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'NBMD';
@@ -21,7 +21,7 @@ function observation(date: string, valute: Node): Observation {
   return { date, quote, rate, unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Moldova',
   countryCode: 'MD',

@@ -1,11 +1,10 @@
 // Banca Naţională a României reference rates: nbrfxrates.xml (latest), nbrfxrates10days.xml and the
 // yearly files/xml/years/nbrfxrates{YYYY}.xml share one layout, DataSet/Body/Cube[@date]/Rate[@currency].
 // Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, isIsoDate, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'NBOR';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // nbrfxrates.xml, nbrfxrates10days.xml, nbrfxrates2026.xml, and recorded copies
 // (nbrfxrates2026-as-of-2026-08-19.xml), on curs.bnr.ro or the older www.bnr.ro.
 const NAME = /(^|\/)nbrfxrates(10days|\d{4})?(-as-of-\d{4}-\d{2}-\d{2})?\.xml$/;
@@ -37,14 +36,14 @@ function dataSet(doc: Node): Observation[] {
   if (cubes.length === 0) fail('DataSet holds no dated Cube');
   return cubes.flatMap((cube) => {
     const date = cube.date;
-    if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad Cube date ${JSON.stringify(date)}`);
+    if (!isIsoDate(date)) fail(`bad Cube date ${JSON.stringify(date)}`);
     const rows = list(cube.Rate);
     if (rows.length === 0) fail(`no rates for ${date}`);
     return rows.map((row) => rate(date, row)).filter((o): o is Observation => o !== null);
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Banca Naţională a României',
   countryCode: 'RO',

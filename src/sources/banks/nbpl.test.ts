@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nbpl.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NBPL/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NBPL');
 
 const parse = (body: string) => source.parse({ name: 'api/exchangerates/tables/A/', body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -39,9 +38,9 @@ describe('NBPL recorded payloads', { skip }, () => {
     assert.equal(rate(obs, '2026-03-02', 'JPY'), '0.022963');
     assert.equal(rate(obs, '2026-03-02', 'IDR'), '0.00021385');
     assert.equal(rate(obs, '2026-03-02', 'XDR'), '4.9266');
-    // Published as 3.6820 and 2.6410: JSON numbers cannot carry the trailing zero.
-    assert.equal(rate(obs, '2026-03-03', 'USD'), '3.682');
-    assert.equal(rate(obs, '2026-03-02', 'CAD'), '2.641');
+    // Published as 3.6820 and 2.6410: the JSON numbers' trailing zeros are kept.
+    assert.equal(rate(obs, '2026-03-03', 'USD'), '3.6820');
+    assert.equal(rate(obs, '2026-03-02', 'CAD'), '2.6410');
     assert.equal(rate(obs, '2026-03-03', 'CLP'), '0.004175');
     assert.equal(rate(obs, '2026-03-05', 'EUR'), '4.2739');
   });
@@ -54,8 +53,8 @@ describe('NBPL recorded payloads', { skip }, () => {
     for (const q of ['AFN', 'VES', 'ZWG', 'XCG', 'SLE', 'RUB', 'BYN']) assert.ok(rate(obs, '2026-03-04', q), q);
     assert.equal(rate(obs, '2026-03-04', 'AFN'), '0.056626');
     assert.equal(rate(obs, '2026-03-04', 'MGA'), '0.000881');
-    assert.equal(rate(obs, '2026-03-04', 'PAB'), '3.677');
-    assert.equal(rate(obs, '2026-03-04', 'NIO'), '0.1');
+    assert.equal(rate(obs, '2026-03-04', 'PAB'), '3.6770');
+    assert.equal(rate(obs, '2026-03-04', 'NIO'), '0.1000');
     assert.equal(rate(obs, '2026-03-04', 'VND'), '0.00014035');
     // 0.0000028 comes out of JSON as 2.8e-6; no exponent and no float noise may reach the rate.
     assert.equal(rate(obs, '2026-03-04', 'IRR'), '0.0000028');
@@ -65,7 +64,7 @@ describe('NBPL recorded payloads', { skip }, () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const requests = source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' });
     // Optional: NBP answers 404 for a range with no table, which is no publication, not a fault.
-    assert.deepEqual(requests, [
+    assert.deepEqual([...requests], [
       { url: 'http://127.0.0.1:1/exchangerates/tables/A/2026-03-02/2026-03-06/?format=json', optional: true },
       { url: 'http://127.0.0.1:1/exchangerates/tables/B/2026-03-02/2026-03-06/?format=json', optional: true },
     ]);

@@ -1,12 +1,11 @@
 // Narodowy Bank Polski mid rates from api.nbp.pl: table A (major currencies, every business day) and
 // table B (the rest, Wednesdays). The API has already divided out the unit multipliers of the printed
 // tables (100 HUF, 100 JPY), so every mid is PLN per 1 unit.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson, windowDays } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits, windowDays } from '../read.js';
 
 const CODE = 'NBPL';
 const TABLES = new Set(['A', 'B']);
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // api/exchangerates/tables/A/… (live) or tables-A-….json (recorded). Table C (bid/ask) has no mid.
 const NAME = /(^|\/)tables[/-][AB]([/-]|$)/i;
 // The API refuses a range longer than 93 days (both ends counted).
@@ -22,16 +21,15 @@ function ranges(window: FetchWindow): [string, string][] {
 
 const fail: (message: string) => never = failFor(CODE);
 
-// Mids are JSON numbers, so they pass through a double: for NBP's 4–8 significant digits its shortest
-// text (what cleanDecimal takes) is the published figure, less trailing zeros (3.6770 → 3.677).
-const readJson = (payload: Payload): unknown => parseJson(CODE, payload.name, payload.body.toString('utf8'));
+// Mids are JSON numbers whose trailing zeros are the bank's digits (3.6770): kept as sent.
+const readJson = (payload: Payload): unknown => parseJsonKeepingDigits(CODE, payload.name, payload.body.toString('utf8'), ['mid']);
 
 
 function parseTable(table: unknown): Observation[] {
   if (!isRecord(table)) fail('table is not an object');
   const { table: letter, no, effectiveDate: date, rates } = table;
   if (typeof letter !== 'string' || !TABLES.has(letter)) fail(`table ${JSON.stringify(letter)} is not A or B`);
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`table ${String(no)} has bad effectiveDate ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`table ${String(no)} has bad effectiveDate ${JSON.stringify(date)}`);
   if (!Array.isArray(rates) || rates.length === 0) fail(`table ${String(no)} has no rates`);
   return rates.map((r: unknown): Observation => {
     if (!isRecord(r)) fail(`table ${String(no)} has a rate that is not an object`);
@@ -43,7 +41,7 @@ function parseTable(table: unknown): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Narodowy Bank Polski',
   countryCode: 'PL',

@@ -1,6 +1,6 @@
 // National Bank of the Republic of Belarus official rates from api.nbrb.by: the daily list of one date
 // (rates?ondate=…&periodicity=0) and one currency over a range (rates/dynamics/{Cur_ID}). BYN per Cur_Scale.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, isRecord, parseJsonKeepingDigits, unitOf, windowDays } from '../read.js';
 
 const CODE = 'NBRB';
@@ -38,7 +38,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, raw, `bad ${quote} Cur_OfficialRate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of the Republic of Belarus',
   countryCode: 'BY',

@@ -1,6 +1,6 @@
 // National Bank of Kazakhstan official (market) rates from get_rates.cfm?fdate=DD.MM.YYYY: one date
 // per request, each <item> a currency (<title>), its rate in <description>, KZT per <quant> units.
-import { type Observation, type Payload, type Source } from '../types.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from '../read.js';
 
 const CODE = 'NBRK';
@@ -21,7 +21,7 @@ function observation(date: string, item: Node): Observation {
   return { date, quote, rate: decimalOf(fail, item.description, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Kazakhstan',
   countryCode: 'KZ',

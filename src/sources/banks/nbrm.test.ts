@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nbrm.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NBRM/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NBRM');
 const SATURDAY = 'GetExchangeRate-30.05.2026.json';
 
 const parse = (body: string) => source.parse({ name: 'https://www.nbrm.mk/KLServiceNOV/GetExchangeRate?StartDate=06.03.2026&EndDate=06.03.2026&format=json', body: Buffer.from(body) });

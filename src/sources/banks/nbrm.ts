@@ -1,7 +1,7 @@
 // National Bank of the Republic of North Macedonia exchange rate lists (KLServiceNOV/GetExchangeRate,
 // JSON). Each row is one currency on one list: `sreden` (middle rate) is MKD per `nomin` units.
 // A list has an application date (`datum`, weekends included) and the fixing it was built from (`datum_f`).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isoCode, parseJson, toDmy, unitOf } from '../read.js';
 
 const CODE = 'NBRM';
@@ -35,7 +35,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, row.sreden, `bad ${quote} middle rate on ${date}`), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of the Republic of North Macedonia',
   countryCode: 'MK',

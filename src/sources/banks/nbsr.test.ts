@@ -1,16 +1,15 @@
 // Grade F (SOURCES-2.md): downloaded lists kept as test fixtures by a public library (2016).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nbsr.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NBSR/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NBSR');
 const LISTS = ['foreign-cash', 'foreign-exchange', 'middle'].map((list) => `nbs-kursna-lista-252-2015-12-31-${list}.xml`);
 const [CASH, EXCHANGE, MIDDLE] = LISTS as [string, string, string];
 const FORM = new URL('./testdata/NBSR-form.html', import.meta.url);

@@ -2,7 +2,7 @@
 // form: the official middle rates (Middle_Rate) and the foreign-exchange and foreign-cash lists
 // (Buying_Rate/Selling_Rate). All are RSD per `Unit` units (JPY, HUF per 100).
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, fromDmy, isoCode, parseXml, toDmy, unitOf, windowDays, xmlParser } from '../read.js';
 
@@ -37,7 +37,7 @@ function observation(item: Record<string, unknown>, date: string): Observation {
   return { date, quote, rate: midpoint(buying, selling), unit, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Serbia',
   countryCode: 'RS',

@@ -1,7 +1,7 @@
 // National Bank of Ukraine official hryvnia rates: the exchange_site range API (rate per `units`,
 // one row per currency and calendar day) and the statdirectory list of one date (rate per 1 unit).
-import { type Observation, type Payload, type Source } from '../types.js';
-import { decimalOf, failFor, fromDmy, isoCode, isRecord, parseJsonKeepingDigits, unitOf } from '../read.js';
+import { type Observation, type Payload, type SyncSource } from '../types.js';
+import { decimalOf, failFor, fromDmy, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits, unitOf } from '../read.js';
 
 const CODE = 'NBUA';
 // NBU_Exchange/exchange_site?…&json and NBUStatService/v1/statdirectory/exchange?json (live), or
@@ -27,11 +27,11 @@ function observation(row: unknown): Observation | undefined {
 
 /** YYYYMMDD, the API's date format. */
 const compact = (iso: string): string => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) throw new RangeError(`${CODE}: bad window date ${iso}`);
+  if (!isIsoDate(iso)) throw new RangeError(`${CODE}: bad window date ${iso}`);
   return iso.replaceAll('-', '');
 };
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Ukraine',
   countryCode: 'UA',

@@ -2,7 +2,7 @@
 // The page states the day ("Exchange Rate on : 2026-05-18"), the official USD rate in a headline
 // ("Official Exchange Rate : 4014 KHR / USD") and a table of KHR per Unit units (Bid, Ask, Average).
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
 import { decimalOf, failFor, unitOf, windowDays } from '../read.js';
 
@@ -41,7 +41,7 @@ function tableRows(page: ReturnType<typeof parseHtml>, date: string): Observatio
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Bank of Cambodia',
   countryCode: 'KH',

@@ -1,17 +1,16 @@
 // Nepal Rastra Bank. Recorded payload grade C (SOURCES-2.md): a real body in a hand-assembled
 // cassette, its figures corroborated against ECB crosses.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nrbl.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NRBL/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NRBL');
 const FILE = 'nrb-forex-v1-rates-2026-04-01_2026-04-05.json';
 const API = 'https://www.nrb.org.np/api/forex/v1/rates?from=2026-04-01&to=2026-04-01&per_page=100&page=1';
 

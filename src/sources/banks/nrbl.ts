@@ -1,11 +1,10 @@
 // Nepal Rastra Bank forex rates from its JSON API (api/forex/v1/rates): one entry per calendar day,
 // each with buy and sell rates of 22 currencies, NPR per `currency.unit` units (10 JPY, 100 INR/KRW).
 import { Decimal } from '../../money/decimal.js';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode, isRecord, parseJson, unitOf, windowDays } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJson, unitOf, windowDays } from '../read.js';
 
 const CODE = 'NRBL';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // …/api/forex/v1/rates?… (live) or nrb-forex-v1-rates-….json (recorded).
 const NAME = /(^|[/-])forex[/-]v1[/-]rates([?/-]|$)/;
 // The API pages by day; one page holds at most 100 days, so a longer window is asked in pieces.
@@ -30,12 +29,12 @@ function day(entry: unknown): Observation[] {
   if (!isRecord(entry)) fail('a day entry is not an object');
   // `date` is the value date; `published_on` is 00:00 of that day, `modified_on` the afternoon before.
   const { date, rates } = entry;
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`bad date ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`bad date ${JSON.stringify(date)}`);
   if (!Array.isArray(rates) || rates.length === 0) fail(`${date} has no rates`);
   return rates.map((r: unknown) => rate(date, r));
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Nepal Rastra Bank',
   countryCode: 'NP',

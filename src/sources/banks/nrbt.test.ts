@@ -1,18 +1,17 @@
 // National Reserve Bank of Tonga. Recorded payload grade A (SOURCES-2.md): a complete recording with
 // the server's own headers (the original workbook, not the later trimmed cassette).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write, type CellObject } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nrbt.js';
 import { type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/NRBT/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('NRBT');
 const FILE = 'nrbt-average_daily_exchange_rates-2026-05-24.xlsx';
 
 const parseBody = (body: Buffer) => source.parse({ name: source.feedUrl, body }) as Observation[];

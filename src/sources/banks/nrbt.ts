@@ -2,7 +2,7 @@
 // per two years ("2025 to 2026"): an Excel date in column A, then BUY, MID and SELL blocks of the same
 // twelve currencies. Quoted the indirect way, foreign units per 1 TOP (65.65 JPY); the MID block is kept.
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, readWorkbook } from '../read.js';
 
 const CODE = 'NRBT';
@@ -56,7 +56,7 @@ function sheetRates(sheet: WorkSheet, name: string): Map<string, Observation[]> 
   return days;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'National Reserve Bank of Tonga',
   countryCode: 'TO',

@@ -1,17 +1,16 @@
 // Bangko Sentral ng Pilipinas. Recorded payloads grade C (SOURCES-2.md): real bodies (a genuine
 // SharePoint answer, linearized PDFs) in a hand-assembled cassette.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './phcb.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/PHCB/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('PHCB');
 const MAY28 = 'bsp-RERB-28May2026.pdf';
 const MAY29 = 'bsp-RERB-29May2026.pdf';
 const LIST = 'bsp-RERB-list-items-top100.json';

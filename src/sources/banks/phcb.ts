@@ -5,6 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
 import { linkOn } from '../follow.js';
 import { decimalOf, failFor, isoCode, parseJson } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'PHCB';
 const LIST = "/_api/web/lists/getByTitle('RERB')/items";
@@ -14,7 +15,6 @@ const LIST_NAME = /getByTitle\('RERB'\)\/items|(^|[/-])RERB-list-items[^/]*\.jso
 const PDF_NAME = /(\/Lists\/RERB\/Attachments\/\d+\/|(^|[/-])RERB-)\d{2}[A-Z][a-z]{2}\d{4}\.pdf$/;
 // SharePoint answers in Atom XML unless asked for JSON.
 const JSON_HEADERS = { accept: 'application/json;odata=verbose' };
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // "16 EUROPEAN MONETARY UNION EURO EUR 1.000000 1.163100 71.6260": no., country and unit, symbol,
 // then the EURO, U.S. DOLLAR and PHIL. PESO equivalents of one unit. Names carry footnote stars.
 const ROW = /^(\d{1,2}) [A-Z][A-Z.*' ]+ ([A-Z]{3}) (\S+) (\S+) (\S+)$/;
@@ -41,7 +41,7 @@ function bulletin(text: string, name: string): Observation[] {
   const title = lines.indexOf('REFERENCE EXCHANGE RATE BULLETIN');
   if (title < 0) fail(`${name} is not a Reference Exchange Rate Bulletin with a text layer`);
   const day = /^(\d{1,2}) ([A-Z][a-z]{2})[a-z]* (\d{4})$/.exec(lines[title + 1] ?? '');
-  const month = day ? MONTHS.indexOf(day[2]!) + 1 : 0;
+  const month = day ? monthNumber(day[2]!) : 0;
   if (!day || month === 0) fail(`${name}: bad bulletin date ${JSON.stringify(lines[title + 1])}`);
   const date = `${day[3]}-${String(month).padStart(2, '0')}-${day[1]!.padStart(2, '0')}`;
   const reference = REFERENCE.exec(text)?.[1] ?? fail(`${name} has no BSP Reference Rate`);
@@ -114,7 +114,7 @@ export const source: Source = {
     for (const item of items as { AttachmentFiles?: { results?: { FileName?: unknown; ServerRelativeUrl?: unknown }[] } }[]) {
       for (const file of item.AttachmentFiles?.results ?? []) {
         const m = typeof file.FileName === 'string' ? /^(\d{2})([A-Z][a-z]{2})(\d{4})\.pdf$/.exec(file.FileName) : null;
-        const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+        const month = m ? monthNumber(m[2]!) : 0;
         // An attachment not named after its day is not a bulletin this adapter reads (PDF_NAME).
         if (!m || month === 0 || typeof file.ServerRelativeUrl !== 'string') continue;
         const date = `${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;

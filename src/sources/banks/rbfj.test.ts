@@ -1,18 +1,17 @@
 // Reserve Bank of Fiji. Recorded payloads grade A (SOURCES-2.md): complete recordings with the
 // server's own headers (the original workbook and hub page, not the later trimmed cassette).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write, type CellObject } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './rbfj.js';
 import { NoPublication, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/RBFJ/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('RBFJ');
 const BOOK = 'rbf-8.8-Exchange-Rates-Daily-9.xlsx';
 const HUB = 'rbf-economic-and-financial-statistics-2026-05-24.html';
 const LINKED = 'https://www.rbf.gov.fj/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx';

@@ -2,9 +2,9 @@
 // SDR | STG | YEN | CHF | A$ | NZ$ | US$ | EURO, quoted the indirect way: foreign units per 1 FJD.
 // The workbook's address changes with every upload; the statistics hub page links the current one.
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
-import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { linkOn } from '../follow.js';
-import { decimalOf, failFor, readWorkbook } from '../read.js';
+import { decimalOf, failFor, isWholeHtml, readWorkbook } from '../read.js';
 
 const CODE = 'RBFJ';
 const HUB = '/statistics/economic-and-financial-statistics/';
@@ -38,12 +38,14 @@ function sheetRates(sheet: WorkSheet): Observation[] {
     const date = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
     // The figure as the sheet shows it ("$0.3532", JPY "$71.58"); before 2010 or so the double behind
     // it carries ten or more decimals (0.353198343304188) that RBF does not publish.
-    quotes.forEach((quote, i) => out.push({ date, quote, rate: decimalOf(fail, text(at(r, i + 1)).replace(/^\$/, ''), `${quote} on ${date}`), unit: 1, direction: 'indirect' }));
+    quotes.forEach((quote, i) => {
+      out.push({ date, quote, rate: decimalOf(fail, text(at(r, i + 1)).replace(/^\$/, ''), `${quote} on ${date}`), unit: 1, direction: 'indirect' });
+    });
   }
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Fiji',
   countryCode: 'FJ',
@@ -66,10 +68,10 @@ export const source: Source = {
   parse(payload: Payload): Observation[] {
     if (payload.body.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') {
       const html = payload.body.toString('utf8');
-      const link = /<\/html>\s*$/i.test(html) ? LINK.exec(html)?.[1] : undefined;
+      const link = isWholeHtml(html) ? LINK.exec(html)?.[1] : undefined;
       if (link === undefined) fail(`${payload.name} is neither the workbook nor the statistics hub linking it`);
-      // The hub only links the workbook; following a link is a second request the contract cannot
-      // express yet, so the hub is a valid answer that holds no rates.
+      // A recorded or imported hub page holds no rates by itself: fetching follows its link (the
+      // `follow` step below), so here it is a valid answer without a publication.
       throw new NoPublication(CODE, `${payload.name} holds no rates; the daily workbook is at ${link}`);
     }
     const sheet: WorkSheet | undefined = readWorkbook(CODE, payload.name, payload.body, 'xlsx').Sheets[SHEET];

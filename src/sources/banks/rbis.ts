@@ -1,7 +1,7 @@
 // FBIL (Financial Benchmarks India) reference rates, the benchmark the Reserve Bank of India handed
 // over in 2018 (hence the RBI's BIC4): a JSON array of {processRunDate, subProdName "INR / 100 JPY",
 // rate}. INR per N units; N and the currency exist only inside that label.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode, parseJsonKeepingDigits, unitOf } from '../read.js';
 
 const CODE = 'RBIS';
@@ -24,7 +24,7 @@ function observation(row: unknown): Observation {
   return { date, quote, rate: decimalOf(fail, rate, `${quote} on ${date}`), unit: unitOf(fail, label[1], `${quote} on ${date}`), direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Financial Benchmarks India (FBIL) / Reserve Bank of India',
   countryCode: 'IN',

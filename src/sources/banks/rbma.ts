@@ -2,13 +2,13 @@
 // <html>), one table of Currency | Buying | Middle | Selling | Date rows grouped by currency, MWK per
 // 1 unit. Middle is the bank's own and the one kept.
 import { parse as parseHtml } from 'node-html-parser';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, isoCode } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'RBMA';
 const PATH = '/Statistics/ExchangeRatesFilter/';
 const COLUMNS = 'Currency|Buying|Middle|Selling|Date';
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // …/Statistics/ExchangeRatesFilter/ (live) or rbm-ExchangeRatesFilter-….html (recorded).
 const NAME = /(^|[/-])ExchangeRatesFilter([?#/.-]|$)/i;
 // Rows kept out on purpose. CMD is no ISO 4217 code and repeats the USD figures day for day. IEP, the
@@ -21,7 +21,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "Jan 02  2024" (two no-break spaces in the page) → 2024-01-02. */
 function isoDate(text: string): string {
   const m = /^([A-Z][a-z]{2}) (\d{2}) (\d{4})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[1]!) + 1 : 0;
+  const month = m ? monthNumber(m[1]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]}`;
 }
@@ -29,7 +29,7 @@ function isoDate(text: string): string {
 /** mm/dd/yyyy, as the form sends its dates. */
 const formDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Malawi',
   countryCode: 'MW',

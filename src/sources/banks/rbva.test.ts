@@ -1,17 +1,16 @@
 // Reserve Bank of Vanuatu. Recorded payload grade A (SOURCES-2.md): a complete recording with the
 // server's own headers.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './rbva.js';
 import { type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/RBVA/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('RBVA');
 const FILE = 'rbv-exchange-rates-limit100000-2026-05-24.html';
 
 const parse = (body: string) => source.parse({ name: source.feedUrl, body: Buffer.from(body) }) as Observation[];

@@ -2,12 +2,12 @@
 // AUD | EUR, one row per business day, newest first, VUV per 1 unit (JPY too: 0.7316). The whole
 // history is one page when the list limit is raised (its CSV export stops at 100 rows).
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isoCode } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isoCode, wholeHtml } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'RBVA';
 const PATH = '/index.php/en/exchange-rates';
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 // …/index.php/en/exchange-rates?limit1=… (live) or rbv-exchange-rates-….html (recorded).
 const NAME = /(^|[/-])exchange-rates([?#.-]|$)/;
 
@@ -16,13 +16,13 @@ const fail: (message: string) => never = failFor(CODE);
 /** "22 May 2026" and "9 May 2026" (recent rows) or "01-Sep-25" (the oldest rows) → YYYY-MM-DD. */
 function isoDate(text: string): string {
   const m = /^(\d{1,2})[ -]([A-Za-z]{3})[a-z]*[ -](\d{4}|\d{2})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!.toLowerCase()) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   // The list starts in August 2025, so a two-digit year is 20xx.
   return `${m[3]!.length === 2 ? '20' : ''}${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Vanuatu',
   countryCode: 'VU',
@@ -45,8 +45,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const html = payload.body.toString('utf8');
-    // A cut-off page still parses into a shorter list; a whole page ends with </html>.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
+    wholeHtml(fail, payload.name, html);
     const table = parseHtml(html).querySelector('table[id^="list_1_com_fabrik"]');
     if (table === null) fail(`${payload.name} has no Fabrik rate list`);
     // Columns by their headings: the list's own order, not one assumed here.

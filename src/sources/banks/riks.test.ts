@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './riks.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/RIKS/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('RIKS');
 const FILE = 'swea-ByGroup-130-2026-03-24_2026-03-28.json';
 
 const parse = (body: string) => source.parse({ name: 'https://api.riksbank.se/swea/v1/Observations/ByGroup/130/2026-03-02/2026-03-06', body: Buffer.from(body) });

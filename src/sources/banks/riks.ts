@@ -1,7 +1,7 @@
 // Sveriges Riksbank daily mid rates from the SWEA API, group 130 ("currencies against SEK"): a JSON
 // array of {seriesId, date, value}, series SEK{CCY}PMI, each SEK per 1 unit (JPY 0.05885, IDR 0.00055).
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, failFor, isRecord, parseJson } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, failFor, isIsoDate, isRecord, parseJson } from '../read.js';
 
 const CODE = 'RIKS';
 const PATH = '/swea/v1/Observations';
@@ -11,7 +11,6 @@ const NAME = /(Observations\/(Latest\/)?ByGroup\/130(\/|\?|$)|(^|\/)swea-ByGroup
 const SERIES = /^SEK([A-Z]{3})PMI$/;
 // SEKETT ("ett" = one) is the krona against itself, always 1: a placeholder row, not a rate.
 const SELF = 'SEKETT';
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -23,7 +22,7 @@ function observation(row: unknown): Observation | undefined {
   const quote = typeof seriesId === 'string' ? SERIES.exec(seriesId)?.[1] : undefined;
   // Group 130 holds only SEK{CCY}PMI series; anything else is a group we did not ask for.
   if (quote === undefined) fail(`unexpected series ${JSON.stringify(seriesId)}`);
-  if (typeof date !== 'string' || !ISO_DATE.test(date)) fail(`${String(seriesId)} has bad date ${JSON.stringify(date)}`);
+  if (!isIsoDate(date)) fail(`${String(seriesId)} has bad date ${JSON.stringify(date)}`);
   // A missing figure is said as such, apart from one that is not a number.
   if (value === null || value === undefined) fail(`${String(seriesId)} has no value on ${date}`);
   // Values are JSON numbers: the API keeps up to 5 decimals, and a double's shortest text gives them
@@ -31,7 +30,7 @@ function observation(row: unknown): Observation | undefined {
   return { date, quote, rate: decimalOf(fail, value, `${String(seriesId)} has bad value on ${date}`), unit: 1, direction: 'direct' };
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Sveriges Riksbank',
   countryCode: 'SE',

@@ -1,13 +1,14 @@
 // Reserve Bank of Australia table F11.1 (exchange rates, 4pm Sydney): one CSV of every business day
 // since 2023, with metadata rows (Title, Description, …, Units, …, Series ID) above the data. Columns
 // are titled "A$1=USD": foreign units per 1 AUD. The file has no date parameters; each fetch is whole.
-import { type FeedRequest, type Observation, type Payload, type Source } from '../types.js';
+import { type FeedRequest, type Observation, type Payload, type SyncSource } from '../types.js';
+import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'RSBK';
 const PATH = '/statistics/tables/csv/f11.1-data.csv';
 const NAME = /(^|\/)f11\.1-data\.csv(\?|$)/;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DATE = /^(\d{2})-([A-Z][a-z]{2})-(\d{4})$/;
 const TITLE = /^A\$1=([A-Z]{3})$/;
 // The RBA writes the IMF's special drawing right as SDR; its ISO 4217 code is XDR.
@@ -18,7 +19,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "03-Jan-2023" → 2023-01-03. */
 function isoDate(text: string): string {
   const m = DATE.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad date ${JSON.stringify(text)}`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
 }
@@ -37,7 +38,7 @@ function columnQuotes(title: string[], units: string[]): (string | undefined)[] 
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Reserve Bank of Australia',
   countryCode: 'AU',
@@ -58,7 +59,10 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const lines = decodeText(payload.body).split(/\r?\n/);
-    const row = (label: string) => lines.find((line) => line.startsWith(`${label},`))?.split(',').map((cell) => cell.trim());
+    const row = (label: string) => {
+      const line = lines.find((l) => l.startsWith(`${label},`));
+      return line === undefined ? undefined : csvCells(fail, line);
+    };
     const title = row('Title');
     const units = row('Units');
     // An HTML page (the RBA answers missing files with one) has neither row.
@@ -70,7 +74,7 @@ export const source: Source = {
     for (let n = start + 1; n < lines.length; n++) {
       // The file ends in a run of blank lines.
       if (lines[n]!.trim() === '') continue;
-      const cells = lines[n]!.split(',').map((cell) => cell.trim());
+      const cells = csvCells(fail, lines[n]!);
       if (cells.length !== title.length) fail(`line ${n + 1} has ${cells.length} cells, Title row has ${title.length}`);
       const date = isoDate(cells[0]!);
       quotes.forEach((quote, i) => {

@@ -1,7 +1,7 @@
 // South African Reserve Bank: the rand's daily weighted averages from the SARB web API, one time series
 // per request. The body names its series only in prose ("Rand per US Dollar"), so the series id, and
 // with it the currency, comes from the payload name: the request URL or a recorded file name.
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
 
 const CODE = 'SARB';
@@ -38,7 +38,7 @@ function published(series: string, date: string, value: unknown, format: unknown
   return fraction.length >= places ? rate : `${whole}.${fraction.padEnd(places, '0')}`;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'South African Reserve Bank',
   countryCode: 'ZA',

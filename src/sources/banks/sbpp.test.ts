@@ -1,18 +1,17 @@
 // State Bank of Pakistan. Recorded payloads grade A (SOURCES-2.md): complete recordings with the
 // server's own headers.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { utils, write, type CellObject } from '@e965/xlsx';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './sbpp.js';
 import { type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/SBPP/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('SBPP');
 const MONTH = 'sbp-BFER_Daily-2026-07-22.xlsx';
 const ARCHIVE = 'sbp-BFER_Daily_Arch-2026-07-22.xlsx';
 

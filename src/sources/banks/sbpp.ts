@@ -2,7 +2,7 @@
 // one row per currency (Country | Currency), one column per business day (an Excel date heading),
 // PKR per 1 unit. BFER_Daily.xlsx holds a month, BFER_Daily_Arch.xlsx every finalised month since 2013.
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
 
 const CODE = 'SBPP';
@@ -54,7 +54,7 @@ function sheetRates(sheet: WorkSheet): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'State Bank of Pakistan',
   countryCode: 'PK',

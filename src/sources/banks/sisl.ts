@@ -1,7 +1,7 @@
 // Central Bank of Iceland exchange rates from its XML time series: group 9 (the official reference
 // rates of 10 currencies and the SDR) and group 7 (indicative mid rates of the others), ISK per 1 unit.
 // The XML names currencies only in Icelandic, so each time series is read through its stable ID.
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, isRecord, parseXml, xmlParser } from '../read.js';
 
 const CODE = 'SISL';
@@ -57,7 +57,7 @@ function seriesObservations(series: Node): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of Iceland',
   countryCode: 'IS',

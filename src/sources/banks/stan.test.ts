@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './stan.js';
 import { ParseError, type Observation } from '../types.js';
+import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const DIR = new URL('../../../../shared/fixtures/sources/STAN/', import.meta.url);
-const skip = existsSync(DIR) ? false : `shared fixtures not found at ${fileURLToPath(DIR)}`;
+const { dir: DIR, skip } = fixtureDir('STAN');
 
 const FILE = 'Official_exchange_rate-page-2026-05-22.html';
 const parse = (body: string) => source.parse({ name: source.feedUrl, body: Buffer.from(body) });
@@ -100,7 +99,7 @@ ${rows}
 
   test('rejects a truncated page, even one cut between rows', () => {
     const full = page(MAIN);
-    assert.throws(() => parse(full.slice(0, full.indexOf('<TR><TD nowrap>Japanese'))), /cut off/);
+    assert.throws(() => parse(full.slice(0, full.indexOf('<TR><TD nowrap>Japanese'))), /truncated/);
     assert.throws(() => parse(full.slice(0, -10)), ParseError);
   });
 

@@ -2,8 +2,8 @@
 // daily table of main currencies, a weekly table of minor ones, each after its own "Last update:
 // DD.MM.YYYY", and a bid/ask table for USD and EUR. Rates are ALL per unit, JPY/HUF/RUB per 100.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
-import { decimalOf, decodeText, failFor, fromDmy } from '../read.js';
+import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { decimalOf, decodeText, failFor, fromDmy, wholeHtml } from '../read.js';
 
 const CODE = 'STAN';
 const CURRENCY_CODE = /^[A-Z]{3}$/;
@@ -52,7 +52,7 @@ function rows(table: HTMLElement, date: string, name: string): Observation[] {
   return out;
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Albania',
   countryCode: 'AL',
@@ -76,7 +76,7 @@ export const source: Source = {
     // The page's meta charset decides (UTF-8 today).
     const html = decodeText(payload.body);
     // An HTML parser closes whatever is left open, so a cut-off page would read as a shorter table.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is cut off: no closing </html>`);
+    wholeHtml(fail, payload.name, html);
     const root = parseHtml(html);
     const tables = root.querySelectorAll('table').filter((t) => LEK_PER_UNIT.test(t.querySelector('thead')?.text ?? ''));
     // The bid/ask averages are skipped: the official rate for USD and EUR is already in the main table.

@@ -2,14 +2,14 @@
 // table of S/NO | Currency | Buying | Selling | Mean | Transaction Date rows, a block per day, TZS per
 // 1 unit. Mean is the bank's own middle rate and the one kept.
 import { parse as parseHtml } from 'node-html-parser';
-import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { hiddenFields, postBack } from '../follow.js';
-import { decimalOf, failFor, isoCode } from '../read.js';
+import { decimalOf, failFor, isoCode, wholeHtml } from '../read.js';
+import { monthNumber } from '../months.js';
 
 const CODE = 'TANZ';
 const PATH = '/ExchangeRate/previous_rates';
 const COLUMNS = 'S/NO|Currency|Buying|Selling|Mean|Transaction Date';
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 // …/ExchangeRate/previous_rates (live) or bot-previous_rates-….html (recorded).
 const NAME = /(^|[/-])previous_rates([?#/.-]|$)/i;
 // Labels the table uses for something other than the ISO code.
@@ -26,7 +26,7 @@ const fail: (message: string) => never = failFor(CODE);
 /** "28-Mar-26" → 2026-03-28. History starts in 1999, so two-digit years from 70 on are 19xx. */
 function isoDate(text: string): string {
   const m = /^(\d{2})-([A-Z][a-z]{2})-(\d{2})$/.exec(text);
-  const month = m ? MONTHS.indexOf(m[2]!) + 1 : 0;
+  const month = m ? monthNumber(m[2]!) : 0;
   if (!m || month === 0) fail(`bad transaction date ${JSON.stringify(text)}`);
   return `${Number(m[3]) >= 70 ? '19' : '20'}${m[3]}-${String(month).padStart(2, '0')}-${m[1]}`;
 }
@@ -34,7 +34,7 @@ function isoDate(text: string): string {
 /** mm/dd/yyyy, as the form's date pickers write it. */
 const formDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Bank of Tanzania',
   countryCode: 'TZ',
@@ -59,8 +59,7 @@ export const source: Source = {
   },
   parse(payload: Payload): Observation[] {
     const html = payload.body.toString('utf8');
-    // A cut-off page still parses into a shorter table; a whole page ends with </html>.
-    if (!/<\/html>\s*$/i.test(html)) fail(`${payload.name} is truncated (no closing </html>)`);
+    wholeHtml(fail, payload.name, html);
     const table = parseHtml(html).querySelector('table#table1');
     // Error pages and the bare form (a post without its token) have no rate table.
     if (table === null) fail(`${payload.name} has no rate table`);

@@ -2,7 +2,7 @@
 // TP.DK.<CCY>.A.YTL buying and .S.YTL selling) and the legacy kurlar XML (today.xml and the
 // YYYYMM/DDMMYYYY.xml archive, ISO-8859-9 in older copies). TRY per `unit` (100 JPY).
 import { cleanDecimal, Decimal } from '../../money/decimal.js';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, isoCode, isRecord, parseJson, parseXml, toDmy, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'TCMB';
@@ -74,7 +74,7 @@ function parseBulletin(body: Buffer, name: string): Observation[] {
   });
 }
 
-export const source: Source = {
+export const source: SyncSource = {
   code: CODE,
   name: 'Central Bank of the Republic of Türkiye',
   countryCode: 'TR',

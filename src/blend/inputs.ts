@@ -1,0 +1,29 @@
+// What the blend is given: plain data about each source and its published figures. The blend owns
+// these shapes, so it depends on no store or adapter module; the store's rows fit them as they are.
+import type { Cadence, Direction } from '../sources/types.js';
+
+export interface SourceInfo {
+  code: string;
+  currency: string;
+  cadence: Cadence;
+  tableCadence?: Record<string, Cadence>;
+  publishedAtUtc: string;
+  publishedDayOffset?: number;
+  /** Historical-only publishers are never blended into current rates. */
+  discontinued?: string;
+  /** Provenance grade of the source's recorded payloads (SOURCES-2.md). */
+  grade?: 'A' | 'B' | 'C' | 'F';
+}
+
+/** One figure as a source published it. */
+export interface Figure {
+  source: string;
+  quote: string;
+  date: string;
+  /** Per 1 unit, published direction, exact decimal text. */
+  rate: string;
+  direction: Direction;
+  unit: number;
+  /** Table or series group ('' when the source has one). */
+  table: string;
+}

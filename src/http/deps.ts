@@ -1,0 +1,35 @@
+// What the app factory is given (STYLE "Wiring"): built once by the caller, passed to every route.
+// Its own module, so that the route files and app.ts do not import each other.
+import type { Meter } from '../access/meter.js';
+import type { EndpointId, Limits } from '../config.js';
+import type { Market } from '../rates/market.js';
+import type { Source } from '../sources/types.js';
+import type { Store } from '../store/store.js';
+import type { KeyCacheOptions } from '../access/key-cache.js';
+import type { HistoryReadiness } from '../ingest/seed-history.js';
+import type { CorsOrigins } from './cors.js';
+
+export interface AppDeps {
+  store: Store;
+  /** Points meter (src/access/meter.ts): what every charged response goes through. */
+  meter: Meter;
+  market: Market;
+  sources: readonly Source[];
+  pointsCost: Record<EndpointId, number>;
+  now: () => Date;
+  /** pino level for request logs; tests pass 'silent'. */
+  logLevel: string;
+  /** Where logs go (default stdout, in batches: request-log.ts); tests capture them to check redaction. */
+  logStream?: NodeJS.WritableStream;
+  /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
+  adminToken?: string;
+  /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */
+  limits?: Limits;
+  /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
+   *  default here, so tests see every change at once) asks on every request. */
+  keyCache?: KeyCacheOptions;
+  /** KURS_CORS_ORIGINS: origins whose browser scripts may call /v1 and the public pages; `*` when omitted. */
+  corsOrigins?: CorsOrigins;
+  /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
+  historyLoaded?: HistoryReadiness;
+}

@@ -1,0 +1,62 @@
+// What `GET /v1/banks?format=full` adds to the spec's bank list (an extension): per bank the terms
+// and the credit it asks for, when it publishes, the dates held, the currencies it publishes now,
+// and whether its figures are current. Licence questions come first for people who use the data.
+import { freshUntil } from '../blend/freshness.js';
+import type { Cadence, Source } from '../sources/types.js';
+
+/** `current`: the newest figure is within its cadence (D10); `stale`: older, or none held;
+ *  `discontinued`: a historical-only publisher, never polled. */
+export type BankState = 'current' | 'stale' | 'discontinued';
+
+// A type, not an interface: it is serialized as JSON (stringify takes index-signature types).
+export type BankListing = {
+  country_code: string;
+  country_name: string;
+  bank_code: string;
+  currency: string;
+  bank_name: string;
+  terms_url: string;
+  /** The credit line the terms ask for; null where they ask for none. */
+  attribution: string | null;
+  cadence: Cadence;
+  /** Cadence per table where tables differ (NBP table B is weekly); null otherwise. */
+  table_cadence: Record<string, Cadence> | null;
+  /** Documented publication time of day, UTC, `HH:MM:SS`. */
+  published_at_utc: string;
+  first_date: string | null;
+  newest_date: string | null;
+  /** The currencies the bank publishes now (those it stopped publishing are left out, as on /v1/bank). */
+  currencies: string[];
+  status: BankState;
+  /** Last day a discontinued publisher published; null for the others. */
+  discontinued: string | null;
+};
+
+export interface HeldDates {
+  firstDate: string | null;
+  newestDate: string | null;
+}
+
+export function bankListing(source: Source, held: HeldDates | undefined, currencies: readonly string[], today: string, graceDays: number): BankListing {
+  const newest = held?.newestDate ?? null;
+  const status: BankState = source.discontinued
+    ? 'discontinued'
+    : newest !== null && today <= freshUntil(newest, source.cadence, graceDays) ? 'current' : 'stale';
+  return {
+    country_code: source.countryCode,
+    country_name: source.countryName,
+    bank_code: source.code,
+    currency: source.currency,
+    bank_name: source.name,
+    terms_url: source.termsUrl,
+    attribution: source.attribution ?? null,
+    cadence: source.cadence,
+    table_cadence: source.tableCadence ?? null,
+    published_at_utc: source.publishedAtUtc,
+    first_date: held?.firstDate ?? null,
+    newest_date: newest,
+    currencies: [...currencies],
+    status,
+    discontinued: source.discontinued ?? null,
+  };
+}
