@@ -84,8 +84,8 @@ describe('unknown query parameters (D17)', () => {
     const res = await send(latest, '?amount=10&dat=1&Amount=2&x=&x=2');
     assertUnknown(res, ['dat', 'Amount', 'x'], 'latest');
     assert.match(res.json().details[0].message, /it accepts amount$/);
-    const banks = ops.find((o) => o.path === '/v1/banks')!;
-    assert.match((await send(banks, '?q=1')).json().details[0].message, /it takes none$/);
+    const currencies = ops.find((o) => o.path === '/v1/currencies')!;
+    assert.match((await send(currencies, '?q=1')).json().details[0].message, /it takes none$/);
   });
 
   test('an unknown name is reported before a bad value of a known one', async () => {

@@ -11,7 +11,7 @@ export interface SourceInfo {
   publishedDayOffset?: number;
   /** Historical-only publishers are never blended into current rates. */
   discontinued?: string;
-  /** Provenance grade of the source's recorded payloads (SOURCES-2.md). */
+  /** Provenance grade of the source's recorded payloads (Source.grade in src/sources/types.ts). */
   grade?: 'A' | 'B' | 'C' | 'F';
 }
 

@@ -93,7 +93,7 @@ export async function loadSeedHistory(
     };
     // The history is what the banks published; real devaluations in it are not ingest faults.
     const started = performance.now();
-    const outcome = await ingestPayload(store, seedSource, { name: 'seed-history', body: Buffer.from(batch.body) }, now(), { acceptJumps: true });
+    const outcome = await ingestPayload(store, seedSource, { name: 'seed-history', body: Buffer.from(batch.body) }, now(), { acceptJumps: true, seed: true });
     lastMs = performance.now() - started;
     // Another writer may have got the lock right after this batch's commit: its id comes after ours.
     own = await store.dataVersion();
