@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS: Limits = { maxConcurrent: 256, headersTimeoutMs: 10
 /** A revoked key or a plan change reaches every instance within this bound (docs/performance.md). */
 export const DEFAULT_KEY_CACHE_MS = 5_000;
 
-export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
+export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies', 'history', 'timeseries', 'fluctuation'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -7,6 +7,9 @@ import { msToNextMonth, refillAccounts } from './access/refill.js';
 import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { followHistory } from './history/follow.js';
+import { History } from './history/history.js';
+import { utcDay } from './blend/freshness.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
 import { ConditionalCache } from './sources/fetch.js';
@@ -35,7 +38,11 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
   }
   const meter = createMeter(config.meter, store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs } });
+  // History (issue 14): served from what is stored; loaded and caught up in the background.
+  const history = new History(store, SOURCES, config.freshnessGraceDays);
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, history });
+  const historyFollower = followHistory(history, () => utcDay(now()), app.log);
+  void history.load().catch((err) => app.log.error({ err }, 'could not load history'));
   let version = await store.dataVersion();
   await market.rebuild(now());
 
@@ -110,8 +117,12 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const coordination: Coordination =
     store.dialect === 'postgres' ? new PgCoordination(config.databaseUrl, LEADER_TICK_MS, config.db.connectTimeoutMs, config.ingest) : new PollingCoordination(DATA_POLL_MS);
   coordination.start({
-    onData: () => void refresh().catch((err) => app.log.error({ err }, 'could not check for new data')),
+    onData: () => {
+      void refresh().catch((err) => app.log.error({ err }, 'could not check for new data'));
+      historyFollower.onData();
+    },
     onLeader: (leader) => {
+      historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
         scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient(), cache: new ConditionalCache(), config, now, onData: refresh, log: app.log });
@@ -135,6 +146,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     await running?.stop();
     // Ends the coordination session, which releases the ingester lock for another instance.
     await coordination.stop();
+    await historyFollower.idle();
     await store.close();
   };
 }

@@ -18,6 +18,8 @@ import { installPointsHeaders, JSON_TYPE } from './reply.js';
 import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { healthRoutes } from './routes/health.js';
+import { historyRoutes } from './routes/history.js';
+import { History } from '../history/history.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
   /** How long a verified key is trusted without asking the database (KURS_KEY_CACHE_MS); 0 (the
    *  default here, so tests see every change at once) asks on every request. */
   keyCache?: KeyCacheOptions;
+  /** Materialised history (src/history/); without it, past days are computed on the spot. */
+  history?: History;
 }
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
@@ -55,6 +59,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: /^\/v1\/bank\/[^/]+\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/(banks|currencies|usage)\/?$/, methods: ['GET'] },
   { pattern: /^\/v1\/[^/]+\/latest\/?$/, methods: ['GET'] },
+  { pattern: /^\/v1\/([^/]+\/\d{4}-\d{2}-\d{2}|(timeseries|fluctuation)\/[^/]+|bank\/[^/]+\/timeseries)\/?$/, methods: ['GET'] },
   { pattern: /^\/(metrics|status|openapi\.json)\/?$/, methods: ['GET'] },
 ];
 
@@ -154,6 +159,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     rateRoutes(v1, deps);
     bankRoutes(v1, deps);
     provenanceRoutes(v1, deps);
+    historyRoutes(v1, deps, deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays));
   });
   const adminToken = deps.adminToken;
   if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));

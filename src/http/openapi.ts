@@ -8,6 +8,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { VERSION } from '../version.js';
 import { JSON_TYPE } from './reply.js';
+import { HISTORY_DOCS } from './openapi-history.js';
 import { ADMIN_DOCS, ADMIN_SECURITY, ADMIN_SECURITY_SCHEME, ADMIN_TAG } from './openapi-admin.js';
 import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Probe, Provenance, Usage, Welcome } from './schemas.js';
 
@@ -124,6 +125,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: 'The calling key\'s account: plan, balance, expiry, and requests and points used today and this calendar month (UTC). '
       + 'Free: costs 0 points and every plan includes it; like every keyed route it still counts towards the plan\'s per-minute limit.',
   },
+  ...HISTORY_DOCS,
   ...ADMIN_DOCS,
 };
 

@@ -83,6 +83,20 @@ export interface RequestWindowTable {
   count: number;
 }
 
+/** One UTC day's materialised blend (0005); `rates` is written and read by src/history/ only. */
+export interface HistoryDayTable {
+  day: string;
+  rates: string;
+}
+
+/** A single row (id 1): the snapshot id through which history is materialised, and its day range. */
+export interface HistoryStateTable {
+  id: number;
+  snapshot_id: number | string;
+  first_day: string | null;
+  last_day: string | null;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
@@ -92,4 +106,6 @@ export interface Database {
   source_health: SourceHealthTable;
   usage_daily: UsageDailyTable;
   request_windows: RequestWindowTable;
+  history_days: HistoryDayTable;
+  history_state: HistoryStateTable;
 }

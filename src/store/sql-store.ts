@@ -6,11 +6,12 @@ import { addDays } from '../blend/freshness.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
+import * as history from './history-sql.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
 } from './store.js';
 
 const toPlan = (r: Selectable<PlanTable>): Plan => ({
@@ -257,5 +258,33 @@ export class SqlStore implements Store {
 
   refill(period: string, periodStart: string): Promise<number> {
     return usage.refill(this.db, period, periodStart);
+  }
+
+  // Materialised history (issue 14): SQL in history-sql.ts.
+
+  async observationsBetween(from: string, to: string): Promise<ObservationRow[]> {
+    const rows = await this.db.selectFrom('observations').selectAll().where('date', '>=', from).where('date', '<=', to).orderBy('date').execute();
+    return rows.map(toObservation);
+  }
+
+  async observationSpan(): Promise<{ first: string; last: string } | undefined> {
+    const r = await this.db.selectFrom('observations').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).executeTakeFirst();
+    return r?.first && r.last ? { first: r.first, last: r.last } : undefined;
+  }
+
+  snapshotsAfter(after: number): Promise<SnapshotSpan | undefined> {
+    return history.snapshotsAfter(this.db, after);
+  }
+
+  saveHistoryDays(days: HistoryDay[], mark?: HistoryMark): Promise<void> {
+    return history.saveHistoryDays(this.db, this.dialect, days, mark);
+  }
+
+  historyDays(from: string, to: string): Promise<HistoryDay[]> {
+    return history.historyDays(this.db, from, to);
+  }
+
+  historyMark(): Promise<HistoryMark> {
+    return history.historyMark(this.db);
   }
 }

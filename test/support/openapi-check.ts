@@ -50,7 +50,8 @@ export class ResponseChecker {
   }
 
   private schemaFor(r: SeenResponse, where: string): object | string | undefined {
-    const path = r.route!.replace(/:(\w+)/g, '{$1}');
+    // A regex-constrained parameter (`:date(^…$)`) is plain `{date}` in the document.
+    const path = r.route!.replace(/\(\^[^/]*\$\)/g, '').replace(/:(\w+)/g, '{$1}');
     const op = this.doc.paths[path]?.[r.method.toLowerCase()];
     if (!op) return `${where}: no such operation in the document`;
     const response = op.responses[String(r.status)] ?? op.responses[`${String(r.status)[0]}XX`] ?? op.responses.default;

@@ -6,6 +6,7 @@ import { initial, type DialectName } from './0001-initial.js';
 import { sourceHealth } from './0002-source-health.js';
 import { chargeBatchFunction } from './0003-charge-batch.js';
 import { usageLimits } from './0004-usage-limits.js';
+import { history } from './0005-history.js';
 
 export type { DialectName };
 
@@ -15,5 +16,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0002-source-health': sourceHealth,
     '0003-charge-batch': chargeBatchFunction(dialect),
     '0004-usage-limits': usageLimits,
+    '0005-history': history,
   };
 }
