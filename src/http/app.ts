@@ -48,6 +48,9 @@ export interface AppDeps {
   history?: History;
 }
 
+/** What routes see: the deps with history always present (built here when the caller gave none). */
+export type RouteDeps = AppDeps & { history: History };
+
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
 export const BODY_LIMIT = 64 * 1024;
 
@@ -149,6 +152,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
+  const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     v1.addHook('onResponse', (request, _reply, done) => {
@@ -156,10 +160,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       done();
     });
     usageRoutes(v1, deps, usage);
-    rateRoutes(v1, deps);
-    bankRoutes(v1, deps);
+    rateRoutes(v1, routeDeps);
+    bankRoutes(v1, routeDeps);
     provenanceRoutes(v1, deps);
-    historyRoutes(v1, deps, deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays));
+    historyRoutes(v1, routeDeps);
   });
   const adminToken = deps.adminToken;
   if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));

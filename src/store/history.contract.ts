@@ -31,5 +31,7 @@ export function historyContract(withStore: (fn: (store: Store) => Promise<void>)
     assert.equal(await store.snapshotsAfter(later!.lastId), undefined);
     assert.deepEqual(await store.observationSpan(), { first: '1999-01-04', last: '2001-03-05' });
     assert.deepEqual((await store.observationsBetween('2001-01-01', '2001-03-04')).map((r) => [r.date, r.rate]), [['2001-03-01', '1.1']]);
+    assert.deepEqual((await store.sourceObservationsBetween('ECBF', '1999-01-01', '2001-03-01')).map((r) => r.date), ['1999-01-04', '2001-03-01']);
+    assert.deepEqual(await store.sourceObservationsBetween('BCAN', '1999-01-01', '2001-03-01'), []);
   }));
 }

@@ -267,6 +267,11 @@ export class SqlStore implements Store {
     return rows.map(toObservation);
   }
 
+  async sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]> {
+    const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', from).where('date', '<=', to).orderBy('date').orderBy('quote').execute();
+    return rows.map(toObservation);
+  }
+
   async observationSpan(): Promise<{ first: string; last: string } | undefined> {
     const r = await this.db.selectFrom('observations').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).executeTakeFirst();
     return r?.first && r.last ? { first: r.first, last: r.last } : undefined;

@@ -189,6 +189,8 @@ export interface Store {
   // Materialised history (issue 14): SQL in history-sql.ts.
   /** Every observation dated from `from` to `to` inclusive, by date. */
   observationsBetween(from: string, to: string): Promise<ObservationRow[]>;
+  /** One source's observations dated from `from` to `to` inclusive, by date then currency. */
+  sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]>;
   /** The range of dates of all stored observations; undefined when there are none. */
   observationSpan(): Promise<{ first: string; last: string } | undefined>;
   /** Snapshots stored after snapshot id `after`; undefined when none. */
