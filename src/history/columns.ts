@@ -12,7 +12,7 @@ const GROW_DAYS = 400;
 export const dayNumber = (day: string): number => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
 export const dayText = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
 const instant = (stamp: string): number => Date.parse(`${stamp.replace(' ', 'T')}Z`) / 1000;
-const stampText = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+export const stampText = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** Significant digits of a plain or exponent decimal text. */
 function significantDigits(text: string): number {
@@ -20,7 +20,7 @@ function significantDigits(text: string): number {
   return mantissa.replace(/0+$/, '').length;
 }
 
-interface Column {
+export interface Column {
   perUsd: Float64Array;
   bank: Float64Array;
 }
@@ -64,6 +64,26 @@ export class HistoryColumns {
       out.set(code, { perUsd: new Decimal(this.exact.get(`${slot} ${code}`) ?? v.toPrecision(15)), bankUpdate: stampText(col.bank[slot]!) });
     }
     return out;
+  }
+
+  /** Range readers: the slot of a day (undefined outside the columns), and a currency's columns. */
+  slotOf(day: string): number | undefined {
+    const slot = dayNumber(day) - this.start;
+    return slot >= 0 && slot < this.capacity ? slot : undefined;
+  }
+
+  series(code: string): Readonly<Column> | undefined {
+    return this.columns.get(code);
+  }
+
+  /** Every currency that has a column, in code order. */
+  codes(): string[] {
+    return [...this.columns.keys()].sort();
+  }
+
+  /** The exact decimal text of a stored value. */
+  text(slot: number, code: string): string {
+    return this.exact.get(`${slot} ${code}`) ?? this.columns.get(code)!.perUsd[slot]!.toPrecision(15);
   }
 
   private column(code: string): Column {

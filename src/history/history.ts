@@ -13,7 +13,8 @@ import { affectedDays, blendDay, decodeDay, inputWindow, type DayRates } from '.
 import { catchUp, type CatchUp } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
-type StoredRate = { perUsd: Decimal; bankUpdate: string };
+/** Days past the materialised ones a range may compute on the spot (a day boundary, a slow ingester). */
+const MAX_NEW_DAYS = 7;
 
 /** Day tables kept for repeated questions (each is a few KB plus its cached bodies). */
 const KEPT_TABLES = 64;
@@ -82,7 +83,15 @@ export class History {
     const kept = this.tables.get(day);
     if (kept) return kept;
     const version = this.version;
-    const rates = this.isReady(day) ? this.columns.get(day)! : await this.compute(day);
+    let rates: ReadonlyMap<string, { perUsd: string | Decimal; bankUpdate: string }>;
+    if (this.isReady(day)) rates = this.columns.get(day)!;
+    else {
+      const computed = await this.compute(day);
+      // A day past the materialised ones that no pending snapshot touches is as materialising would
+      // write it: keep it for range answers until the ingester writes it.
+      if (version === this.version && this.isNewDay(day)) this.columns.set(day, computed);
+      rates = computed;
+    }
     const table = tableOf(day, rates);
     if (version === this.version) {
       if (this.tables.size >= KEPT_TABLES) this.tables.delete(this.tables.keys().next().value!);
@@ -96,9 +105,24 @@ export class History {
     return this.columns.has(day) && !this.pending.some((r) => day >= r.from && day <= r.to);
   }
 
-  /** The stored days of `from..to` (a range answer); undefined for a day that is not ready. */
-  dayRates(day: string): ReadonlyMap<string, StoredRate> | undefined {
-    return this.isReady(day) ? this.columns.get(day) : undefined;
+  /**
+   * The columns, once every day of `from..to` is ready; undefined while some day waits for the
+   * ingester (the caller answers 503). Days past the materialised ones are computed on the spot.
+   */
+  async range(from: string, to: string): Promise<HistoryColumns | undefined> {
+    if (this.mark.lastDay === null) return undefined;
+    for (let day = from; day <= to; day = addDays(day, 1)) {
+      // Before the first figure there is nothing to wait for: those days are empty.
+      if (this.isReady(day) || day < this.mark.firstDay!) continue;
+      if (!this.isNewDay(day) || day > addDays(this.mark.lastDay, MAX_NEW_DAYS)) return undefined;
+      await this.day(day);
+      if (!this.isReady(day)) return undefined;
+    }
+    return this.columns;
+  }
+
+  private isNewDay(day: string): boolean {
+    return this.mark.lastDay !== null && day > this.mark.lastDay && !this.pending.some((r) => day >= r.from && day <= r.to);
   }
 
   private async compute(day: string): Promise<DayRates> {

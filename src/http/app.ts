@@ -19,6 +19,8 @@ import { ADMIN_ROUTES, adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
 import { healthRoutes } from './routes/health.js';
 import { historyRoutes } from './routes/history.js';
+import { timeseriesRoutes } from './routes/timeseries.js';
+import { bankTimeseriesRoutes } from './routes/bank-timeseries.js';
 import { History } from '../history/history.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
@@ -164,6 +166,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bankRoutes(v1, routeDeps);
     provenanceRoutes(v1, deps);
     historyRoutes(v1, routeDeps);
+    timeseriesRoutes(v1, routeDeps);
+    bankTimeseriesRoutes(v1, routeDeps);
   });
   const adminToken = deps.adminToken;
   if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));

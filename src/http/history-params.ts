@@ -1,5 +1,6 @@
 // Request values of the history endpoints (D14, D15): dates, ranges, symbols and range formats.
-import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
+import { HISTORIC_CURRENCIES, isActiveCurrency, isKnownCode } from '../currencies/iso4217.js';
+import type { RangeFormat } from '../history/formats.js';
 import { ApiError } from './errors.js';
 import { currencyProblem } from './params.js';
 
@@ -48,16 +49,21 @@ export function rangeParams(start: string | undefined, end: string | undefined, 
   return { start: s, end: e };
 }
 
-/** D15: comma-separated codes, at most 500, each a currency Kurs knows; duplicates once. */
-export function symbolsParam(raw: string | undefined): string[] | undefined {
+/** D15: comma-separated codes, at most 500, each a currency Kurs knows (for a bank, any code it may
+ *  publish, metals included); duplicates once. */
+export function symbolsParam(raw: string | undefined, bank = false): string[] | undefined {
   if (raw === undefined) return undefined;
   const codes = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (codes.length === 0) throw ApiError.invalid('invalid_parameter', [{ field: 'symbols', message: 'must list at least one currency code' }]);
   if (codes.length > MAX_SYMBOLS) throw ApiError.invalid('invalid_parameter', [{ field: 'symbols', message: `must list at most ${MAX_SYMBOLS} codes` }]);
-  return [...new Set(codes.map((c) => historyCurrency('symbols', c)))];
+  const known = (c: string) => {
+    if (!bank) return historyCurrency('symbols', c);
+    const code = c.toUpperCase();
+    if (currencyProblem('symbols', c) || !isKnownCode(code)) throw ApiError.invalid('invalid_parameter', [{ field: 'symbols', message: `${c} is not a currency code Kurs knows` }]);
+    return code;
+  };
+  return [...new Set(codes.map(known))];
 }
-
-export type RangeFormat = 'json' | 'csv' | 'ndjson';
 
 /** D15: `format=csv|ndjson`, or that Accept; JSON otherwise. */
 export function rangeFormat(format: string | undefined, accept: string | undefined): RangeFormat {

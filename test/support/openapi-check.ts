@@ -35,7 +35,8 @@ export class ResponseChecker {
     if (schema === undefined) return r.body === '' ? undefined : `${where}: a body where the document declares none`;
     let value: unknown;
     try {
-      value = r.contentType?.includes('json') ? JSON.parse(r.body) : r.body;
+      // JSON bodies are parsed; NDJSON (a range's lines, D15) is text like CSV.
+      value = r.contentType !== undefined && /^application\/(.+\+)?json\b/.test(r.contentType) ? JSON.parse(r.body) : r.body;
     } catch {
       return `${where}: body is not JSON`;
     }
