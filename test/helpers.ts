@@ -36,6 +36,8 @@ export interface TestApp {
   dbPath: string;
   store: Store;
   market: Market;
+  /** The materialised history, when asked for with `history: true`. */
+  history: History | undefined;
   logs: string[];
   /** Responses that did not match /openapi.json; close() fails the suite when there are any. */
   openApiProblems: string[];
@@ -77,6 +79,7 @@ export async function testApp(
     dbPath: db.path,
     store,
     market,
+    history,
     logs,
     async key(keyOpts = { plan: 'business', points: 1000 }) {
       const created = await createKey(store, keyOpts, now());
