@@ -140,13 +140,13 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   return async () => {
     clearTimeout(midnight);
     clearTimeout(monthly);
+    await historyFollower.stop();
     await app.close();
     const running = scheduler;
     scheduler = undefined;
     await running?.stop();
     // Ends the coordination session, which releases the ingester lock for another instance.
     await coordination.stop();
-    await historyFollower.idle();
     await store.close();
   };
 }

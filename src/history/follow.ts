@@ -2,13 +2,14 @@
 // instance materialises the touched days (and a new calendar day), the others reload what it wrote.
 // At most one run at a time; a signal during a run asks for one more.
 import type { History } from './history.js';
+import { Stopped } from './materialise.js';
 
 export interface HistoryFollower {
   /** New data may have landed (or another instance materialised): catch up. */
   onData(): void;
   setLeader(leader: boolean): void;
-  /** Resolves when the run in progress (if any) and the one asked for meanwhile are done. */
-  idle(): Promise<void>;
+  /** Stops: a materialisation in progress ends at its next chunk; resolves when nothing runs. */
+  stop(): Promise<void>;
 }
 
 export interface FollowLog {
@@ -20,6 +21,7 @@ export function followHistory(history: History, today: () => string, log: Follow
   let leader = false;
   let running: Promise<void> | undefined;
   let again = false;
+  let stopped = false;
   const run = async () => {
     if (leader) {
       const started = Date.now();
@@ -30,12 +32,13 @@ export function followHistory(history: History, today: () => string, log: Follow
     }
   };
   const kick = (): void => {
+    if (stopped) return;
     if (running) {
       again = true;
       return;
     }
     running = run()
-      .catch((err: unknown) => log.error({ err }, 'history could not catch up'))
+      .catch((err: unknown) => (err instanceof Stopped ? undefined : log.error({ err }, 'history could not catch up')))
       .finally(() => {
         running = undefined;
         if (again) {
@@ -50,7 +53,9 @@ export function followHistory(history: History, today: () => string, log: Follow
       leader = value;
       kick();
     },
-    async idle() {
+    async stop() {
+      stopped = true;
+      history.stop();
       while (running) await running;
     },
   };

@@ -28,6 +28,7 @@ export class History {
   private pending: DayRange[] = [];
   private readonly tables = new Map<string, RatesTable>();
   private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
   /** Grows whenever a stored day changes: range answers cached elsewhere are keyed by it. */
   version = 0;
 
@@ -54,7 +55,7 @@ export class History {
   /** The ingester's part: materialises the days the new data and the calendar touch. */
   materialise(today: string): Promise<CatchUp> {
     return this.serial(async () => {
-      const done = await catchUp(this.store, this.sources, this.graceDays, today, (day, rates) => this.columns.set(day, rates));
+      const done = await catchUp(this.store, this.sources, this.graceDays, today, (day, rates) => this.columns.set(day, rates), () => this.stopped);
       this.mark = done.mark;
       this.changed();
       await this.findPending();
@@ -76,6 +77,11 @@ export class History {
       }
       await this.findPending();
     });
+  }
+
+  /** Stops a materialisation in progress at its next chunk (the server is closing). */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** The blended table of `day` (fresh rates only, D14), from the columns or computed on the spot. */

@@ -22,10 +22,14 @@ function* daysOf(rows: readonly ObservationRow[], from: string, to: string): Gen
   }
 }
 
+/** A run given up at a chunk boundary because the server is closing; the next start redoes it. */
+export class Stopped extends Error {}
+
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
-export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void): Promise<number> {
+export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false): Promise<number> {
   let count = 0;
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
+    if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
     const rows = await store.observationsBetween(inputWindow(from).from, inputWindow(to).to);
     const days: HistoryDay[] = [];
@@ -47,7 +51,7 @@ export interface CatchUp {
 }
 
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, onDay: (day: string, rates: DayRates) => void): Promise<CatchUp> {
+export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, onDay: (day: string, rates: DayRates) => void, stopped?: () => boolean): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
   const span = await store.snapshotsAfter(mark.snapshotId);
@@ -57,7 +61,7 @@ export async function catchUp(store: Store, sources: readonly SourceInfo[], grac
   const ranges = touchedDays(mark, span, first, today);
   if (ranges.length === 0 && !span) return { ranges, days: 0, mark };
   let days = 0;
-  for (const range of ranges) days += await materialiseRange(store, sources, graceDays, range, onDay);
+  for (const range of ranges) days += await materialiseRange(store, sources, graceDays, range, onDay, stopped);
   const lastDay = mark.lastDay !== null && mark.lastDay > today ? mark.lastDay : today;
   const next = { snapshotId: span?.lastId ?? mark.snapshotId, firstDay: first, lastDay };
   await store.saveHistoryDays([], next);
