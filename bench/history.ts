@@ -13,7 +13,31 @@ import { openSqlite } from '../src/store/open.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KURS_ENV, loadOne, peakRssMb, startBare, startKurs, type Running } from './servers.js';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { KURS_ENV, loadOne, peakRssMb, startKurs, type Running } from './servers.js';
+
+/** servers.ts's bare server, with the body read from a file: a range's body is larger than an
+ *  environment variable may be (128 KB on Linux). */
+function startBareFile(bodyFile: string, type: string): Promise<Running> {
+  const script = `
+    const http = require('node:http');
+    const body = require('node:fs').readFileSync(process.env.BODY_FILE);
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': process.env.BODY_TYPE, 'content-length': body.length });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, BODY_FILE: bodyFile, BODY_TYPE: type }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const m = /listening on (http:\/\/\S+)/.exec(chunk.toString());
+      if (m) resolve({ child, url: m[1]!, lines: [] });
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+}
 
 const ECB_HISTORY = new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -54,8 +78,11 @@ try {
 
   const rows: string[] = [];
   const compare = async (name: string, path: string, connections: number, target: number, p99Max?: number) => {
-    const body = await (await get(path)).text();
-    const bare = await startBare(body);
+    const res = await get(path);
+    const body = await res.text();
+    const file = join(dir, 'body');
+    writeFileSync(file, body);
+    const bare = await startBareFile(file, res.headers.get('content-type') ?? 'application/json');
     servers.push(bare);
     const k = await loadOne(kurs.url, { path }, [key], connections, SECONDS);
     const b = await loadOne(bare.url, { path }, [key], connections, SECONDS);
