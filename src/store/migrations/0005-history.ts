@@ -25,8 +25,10 @@ export const history: Migration = {
       .addColumn('first_day', 'varchar(10)')
       .addColumn('last_day', 'varchar(10)')
       .execute();
-    // Materialising reads observations by date across sources.
+    // Materialising reads observations by date across sources; a bank's dated answers and ranges
+    // read one source by date (the primary key leads with the currency, so it would scan them all).
     await db.schema.createIndex('observations_date').on('observations').column('date').execute();
+    await db.schema.createIndex('observations_source_date').on('observations').columns(['source', 'date']).execute();
     await db.insertInto('history_state').values({ id: 1, snapshot_id: 0, first_day: null, last_day: null }).execute();
     // Plans are data: add the new ids to the default plans as they stand, keeping operators' edits.
     const plans = await db.selectFrom('plans').select(['id', 'endpoints']).execute();
@@ -39,6 +41,7 @@ export const history: Migration = {
     }
   },
   async down(db: Kysely<any>) {
+    await db.schema.dropIndex('observations_source_date').execute();
     await db.schema.dropIndex('observations_date').execute();
     await db.schema.dropTable('history_state').execute();
     await db.schema.dropTable('history_days').execute();
