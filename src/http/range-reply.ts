@@ -14,11 +14,18 @@ export const STREAM_AFTER_DAYS = 366;
 /** 503 while the days of a range wait for the ingester to materialise them. */
 export const notReady = () => new ApiError('unavailable', 'history for this range is still being prepared; retry shortly', undefined, { 'retry-after': '5' });
 
-export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string>, stream: boolean): Promise<FastifyReply> {
+/** A short range's whole body. */
+export async function collect(chunks: AsyncIterable<string>): Promise<string> {
+  let body = '';
+  for await (const chunk of chunks) body += chunk;
+  return body;
+}
+
+/** `chunks` as a string is a body built (or kept) before. */
+export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string> | string, stream: boolean): Promise<FastifyReply> {
   reply.header('cache-control', 'private, no-cache');
-  if (!stream) {
-    let body = '';
-    for await (const chunk of chunks) body += chunk;
+  if (typeof chunks === 'string' || !stream) {
+    const body = typeof chunks === 'string' ? chunks : await collect(chunks);
     await charge(meter, request, cost);
     return reply.type(CONTENT_TYPES[format]).send(body);
   }

@@ -10,7 +10,7 @@ import { fluctuationRows, fluctuationBody } from '../../history/fluctuation.js';
 import type { RouteDeps } from '../app.js';
 import { ApiError } from '../errors.js';
 import { historyCurrency, rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
-import { notReady, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
+import { collect, notReady, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 
 const RangeQuery = {
   start: Type.Optional(Type.String()),
@@ -33,8 +33,13 @@ export function groupParam(raw: string | undefined): Group | undefined {
   throw ApiError.invalid('invalid_parameter', [{ field: 'group', message: 'must be week or month' }]);
 }
 
+/** Range bodies kept, and the most symbols a kept one may have (at most ~1 MB each: 10 × 28 years). */
+const KEPT_BODIES = 32;
+const KEPT_SYMBOLS = 10;
+
 export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const params = Type.Object({ base_currency: Type.String() });
+  const bodies = new Map<string, string>();
 
   app.get<{ Params: { base_currency: string }; Querystring: RangeQueryString }>(
     '/v1/timeseries/:base_currency',
@@ -48,10 +53,20 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const format = rangeFormat(q.format, request.headers.accept);
       const cols = await deps.history.range(start, end);
       if (!cols) throw notReady();
-      const rows = series(cols, { base, symbols, start, end, group });
       const units = rangeUnits(start, end);
-      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
-      return sendRange(deps.meter, request, reply, units * deps.pointsCost.timeseries, format, chunks, units * 31 > STREAM_AFTER_DAYS);
+      const cost = units * deps.pointsCost.timeseries;
+      // A long range of a few currencies (a pair since 1999) is small and asked again and again: kept
+      // whole until history changes. Ranges of every currency stream and are not kept.
+      const keep = symbols !== undefined && symbols.length <= KEPT_SYMBOLS;
+      const key = `${deps.history.version} ${base} ${symbols?.join(',')} ${start} ${end} ${group} ${format}`;
+      const kept = keep ? bodies.get(key) : undefined;
+      if (kept !== undefined) return sendRange(deps.meter, request, reply, cost, format, kept, false);
+      const chunks = rangeChunks(series(cols, { base, symbols, start, end, group }), format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
+      if (!keep) return sendRange(deps.meter, request, reply, cost, format, chunks, units * 31 > STREAM_AFTER_DAYS);
+      const body = await collect(chunks);
+      if (bodies.size >= KEPT_BODIES) bodies.delete(bodies.keys().next().value!);
+      bodies.set(key, body);
+      return sendRange(deps.meter, request, reply, cost, format, body, false);
     },
   );
 
