@@ -117,6 +117,6 @@ try {
   rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
   console.log(rows.join('\n'));
 } finally {
-  await Promise.all(servers.filter((s) => s.child.exitCode === null).map(stop));
+  await Promise.all(servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map(stop));
   rmSync(dir, { recursive: true, force: true });
 }

@@ -53,6 +53,15 @@ export class HistoryColumns {
     return slot >= 0 && slot < this.capacity && this.present[slot] === 1;
   }
 
+  /** True when every day of `from..to` is materialised. */
+  allPresent(from: string, to: string): boolean {
+    const lo = dayNumber(from) - this.start;
+    const hi = dayNumber(to) - this.start;
+    if (lo < 0 || hi >= this.capacity) return false;
+    for (let slot = lo; slot <= hi; slot++) if (this.present[slot] !== 1) return false;
+    return true;
+  }
+
   /** The day as stored, or undefined when it is not materialised. */
   get(day: string): Map<string, { perUsd: Decimal; bankUpdate: string }> | undefined {
     if (!this.has(day)) return undefined;

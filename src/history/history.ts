@@ -116,11 +116,16 @@ export class History {
    * ingester (the caller answers 503). Days past the materialised ones are computed on the spot.
    */
   async range(from: string, to: string): Promise<HistoryColumns | undefined> {
-    if (this.mark.lastDay === null) return undefined;
-    for (let day = from; day <= to; day = addDays(day, 1)) {
-      // Before the first figure there is nothing to wait for: those days are empty.
-      if (this.isReady(day) || day < this.mark.firstDay!) continue;
-      if (!this.isNewDay(day) || day > addDays(this.mark.lastDay, MAX_NEW_DAYS)) return undefined;
+    const { firstDay, lastDay } = this.mark;
+    if (firstDay === null || lastDay === null) return undefined;
+    if (this.pending.some((r) => r.from <= to && r.to >= from)) return undefined;
+    // Before the first figure there is nothing to wait for: those days are empty.
+    const lo = from < firstDay ? firstDay : from;
+    const hi = to < lastDay ? to : lastDay;
+    if (lo <= hi && !this.columns.allPresent(lo, hi)) return undefined;
+    for (let day = addDays(lastDay, 1); day <= to; day = addDays(day, 1)) {
+      if (this.isReady(day)) continue;
+      if (day > addDays(lastDay, MAX_NEW_DAYS)) return undefined;
       await this.day(day);
       if (!this.isReady(day)) return undefined;
     }
