@@ -58,7 +58,7 @@ export type SqliteSync = 'normal' | 'full';
 /** A year and a month or so: last year's same month stays comparable. */
 export const DEFAULT_USAGE_RETENTION_DAYS = 400;
 
-export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies'] as const;
+export const ENDPOINT_IDS = ['latest', 'rate', 'convert', 'bank', 'banks', 'currencies', 'history', 'timeseries', 'fluctuation'] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -9,6 +9,9 @@ import { createMeter } from './access/meter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { prettyLogStream } from './http/log-format.js';
+import { followHistory } from './history/follow.js';
+import { History } from './history/history.js';
+import { utcDay } from './time/days.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
@@ -48,11 +51,17 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   // The older figures load after listening (src/ingest/seed-history.ts); dated routes consult this.
   const historyLoaded = new HistoryReadiness();
   const meter = createMeter(config.meter, store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, historyLoaded });
+  // History (issue 14): served from what is stored; loaded and caught up in the background.
+  const history = new History(store, SOURCES, config.freshnessGraceDays);
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, historyLoaded, history });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
   await rebuilds.boot();
+  const historyFollower = followHistory(history, () => utcDay(now()), app.log);
+  // Local ingests and the seed history's end reach history through the queue, after the rates.
+  rebuilds.onData.push(() => historyFollower.onData());
+  void history.load().catch((err) => app.log.error({ err }, 'could not load history'));
 
   // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.
   const refill = () =>
@@ -94,8 +103,13 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   coordination.start({
     // While the seed history loads its batches would set off a rebuild every poll: the loader
     // signals once at the end, and at once for data another process stores meanwhile.
-    onData: () => void (historyLoaded.loaded ? rebuilds.refresh() : undefined),
+    onData: () => {
+      if (!historyLoaded.loaded) return;
+      void rebuilds.refresh();
+      historyFollower.onData();
+    },
     onLeader: (leader) => {
+      historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
         scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
@@ -110,13 +124,14 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     onError: (err) => app.log.warn({ err: err.message }, 'coordination connection lost; retrying'),
   });
 
-  const history = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
-  if (!history) historyLoaded.markLoaded();
+  const seedHistory = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
+  if (!seedHistory) historyLoaded.markLoaded();
 
   return async () => {
     rebuilds.stop();
-    await history?.stop();
+    await seedHistory?.stop();
     clearTimeout(monthly);
+    await historyFollower.stop();
     await app.close();
     const running = scheduler;
     scheduler = undefined;

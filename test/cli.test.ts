@@ -27,7 +27,7 @@ describe('the kurs command line (DESIGN contracts)', () => {
     assert.equal(kurs('migrate').status, 0);
     const plans = json('plans', 'list', '--json');
     assert.deepEqual(plans.map((p: { plan: string }) => p.plan), ['starter', 'professional', 'business']);
-    assert.deepEqual(plans[0], { plan: 'starter', name: 'Starter', monthly_points: 1000, requests_per_minute: 60, endpoints: ['latest', 'rate', 'convert', 'banks', 'currencies'] });
+    assert.deepEqual(plans[0], { plan: 'starter', name: 'Starter', monthly_points: 1000, requests_per_minute: 60, endpoints: ['latest', 'rate', 'convert', 'banks', 'currencies', 'history'] });
   });
 
   test('keys create --json prints the contract fields; the plan allowance is the default balance', () => {

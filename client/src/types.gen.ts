@@ -14,6 +14,20 @@ export type ErrorBody = {
   }>;
 };
 
+/** GET /v1/{base_currency}/{date}: Rates on a past day */
+export type BaseCurrencyDateResponse = {
+  code: number;
+  message: string;
+  base: string;
+  /** UTC day, `YYYY-MM-DD` */
+  date: string;
+  rates: Record<string, number> | Record<string, {
+      /** exact decimal, 8 significant digits for blended rates (D6) */
+      rate: number;
+      converted: number;
+    }>;
+};
+
 /** GET /v1/{base_currency}/latest: Latest rates against a base */
 export type LatestResponse = {
   code: number;
@@ -44,6 +58,20 @@ export type BankResponse = {
     /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
     bank_update: string;
   }>;
+};
+
+/** GET /v1/bank/{bank_code}/timeseries: One bank's own figures over a range */
+export type BankBankCodeTimeseriesResponse = {
+  code: number;
+  message: string;
+  bank_code: string;
+  base: string;
+  /** UTC day, `YYYY-MM-DD` */
+  start: string;
+  /** UTC day, `YYYY-MM-DD` */
+  end: string;
+  /** keyed by day (`YYYY-MM-DD`; with `group`, the period's first day), then by currency */
+  rates: Record<string, Record<string, number>>;
 };
 
 /** GET /v1/banks: Supported banks */
@@ -93,6 +121,27 @@ export type CurrenciesResponse = {
     country_name: string;
     currency: string;
   }>;
+};
+
+/** GET /v1/fluctuation/{base_currency}: Change of rates over a range */
+export type FluctuationBaseCurrencyResponse = {
+  code: number;
+  message: string;
+  base: string;
+  /** UTC day, `YYYY-MM-DD` */
+  start: string;
+  /** UTC day, `YYYY-MM-DD` */
+  end: string;
+  /** per currency with a rate on both days */
+  rates: Record<string, {
+      /** exact decimal, 8 significant digits for blended rates (D6) */
+      start_rate: number;
+      /** exact decimal, 8 significant digits for blended rates (D6) */
+      end_rate: number;
+      change: number;
+      /** change ÷ start_rate × 100, 8 significant digits */
+      change_pct: number;
+    }>;
 };
 
 /** GET /v1/rate/{base_currency}/{target_currency}: One pair, converted */
@@ -172,6 +221,21 @@ export type ConvertRequest = {
   base: string;
   amount?: number | string;
   targets: Array<string>;
+  /** optional UTC day `YYYY-MM-DD`, not after today: the answer as of the end of that day (D14) */
+  date?: string;
+};
+
+/** GET /v1/timeseries/{base_currency}: Blended rates over a range */
+export type TimeseriesBaseCurrencyResponse = {
+  code: number;
+  message: string;
+  base: string;
+  /** UTC day, `YYYY-MM-DD` */
+  start: string;
+  /** UTC day, `YYYY-MM-DD` */
+  end: string;
+  /** keyed by day (`YYYY-MM-DD`; with `group`, the period's first day), then by currency */
+  rates: Record<string, Record<string, number>>;
 };
 
 /** GET /v1/usage: Your plan, balance and usage (extension) */

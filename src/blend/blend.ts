@@ -41,6 +41,9 @@ export interface BlendOptions {
    *  newest fixing, which ranks figures exactly as "now" would (2^−t is memoryless); a past moment
    *  gives the blend as of then, figures fixed after it counting less the later they were fixed. */
   referenceMoment?: string;
+  /** Which currencies the blend quotes; by default the active ones (D4). History passes the
+   *  currencies current on its day, so defunct ones appear on days they were current (D14). */
+  quotes?: (code: string) => boolean;
 }
 
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
@@ -114,8 +117,9 @@ function shareFixings(kept: Contribution[], weights: number[]): number[] {
 function combineAll(contributions: Contribution[], ctx: Context): Map<string, BlendedRate> {
   const byCurrency = new Map<string, Contribution[]>();
   // D4: blended rates quote the active ISO 4217 currencies (plus XDR) only.
+  const quotes = ctx.opts.quotes ?? isActiveCurrency;
   for (const c of contributions) {
-    if (!isActiveCurrency(c.currency) || !(c.perUsd > 0) || !Number.isFinite(c.perUsd)) continue;
+    if (!quotes(c.currency) || !(c.perUsd > 0) || !Number.isFinite(c.perUsd)) continue;
     const list = byCurrency.get(c.currency);
     if (list) list.push(c);
     else byCurrency.set(c.currency, [c]);

@@ -10,6 +10,7 @@ import { installCors, } from './cors.js';
 import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
 import { KeyCache } from '../access/key-cache.js';
 import { installKnownParams } from './known-params.js';
+import { installHistoryGate } from './history-gate.js';
 import { installLimits, serverLimits } from './limits.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -22,13 +23,17 @@ import { exploreRoutes } from './routes/explore.js';
 import { healthRoutes } from './routes/health.js';
 import type { OpenApiDoc } from './llms.js';
 import { llmsRoutes } from './routes/llms.js';
+import { historyRoutes } from './routes/history.js';
+import { timeseriesRoutes } from './routes/timeseries.js';
+import { bankTimeseriesRoutes } from './routes/bank-timeseries.js';
+import { History } from '../history/history.js';
 import { provenanceRoutes } from './routes/provenance.js';
 import { rateRoutes } from './routes/rates.js';
 import { usageRoutes } from './routes/usage.js';
 import { statusRoutes } from './routes/status.js';
-import type { AppDeps } from './deps.js';
+import type { AppDeps, RouteDeps } from './deps.js';
 
-export type { AppDeps };
+export type { AppDeps, RouteDeps };
 
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
 export const BODY_LIMIT = 64 * 1024;
@@ -109,17 +114,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
+  const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     installKnownParams(v1);
+    installHistoryGate(v1, deps.historyLoaded);
     v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
       done();
     });
     usageRoutes(v1, deps, usage);
-    rateRoutes(v1, deps);
-    bankRoutes(v1, deps);
+    rateRoutes(v1, routeDeps);
+    bankRoutes(v1, routeDeps);
     provenanceRoutes(v1, deps);
+    historyRoutes(v1, routeDeps);
+    timeseriesRoutes(v1, routeDeps);
+    bankTimeseriesRoutes(v1, routeDeps);
   });
   const adminToken = deps.adminToken;
   if (adminToken) app.register(async (admin) => adminRoutes(admin, { ...deps, adminToken }, usage, keys));

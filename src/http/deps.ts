@@ -2,6 +2,7 @@
 // Its own module, so that the route files and app.ts do not import each other.
 import type { Meter } from '../access/meter.js';
 import type { EndpointId, Limits } from '../config.js';
+import type { History } from '../history/history.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -32,4 +33,9 @@ export interface AppDeps {
   corsOrigins?: CorsOrigins;
   /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
   historyLoaded?: HistoryReadiness;
+  /** Materialised history (src/history/); without it, past days are computed on the spot. */
+  history?: History;
 }
+
+/** What the routes get: the deps with the history always present (app.ts builds one if absent). */
+export type RouteDeps = AppDeps & { history: History };

@@ -8,6 +8,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { VERSION } from '../version.js';
 import { JSON_TYPE } from './reply.js';
+import { HISTORY_DOCS } from './openapi-history.js';
 import { ADMIN_DOCS, ADMIN_SECURITY, ADMIN_SECURITY_SCHEME, ADMIN_TAG } from './openapi-admin.js';
 import type { RouteDoc } from './route-doc.js';
 import { Banks, BankRates, ConvertBody, Currencies, ErrorBody, LatestRates, PairRate, Probe, Provenance, Usage, Welcome } from './schemas.js';
@@ -47,7 +48,9 @@ const RATE_LIMIT_HEADERS = {
 
 const CODE = 'three-letter ISO 4217 code, any case';
 const AMOUNT = { description: 'positive decimal up to 1e15 (`12.50`, `1e3`); default 1 (D5)', example: '100' };
-const pair = { base_currency: { description: CODE, example: 'EUR' }, target_currency: { description: CODE, example: 'USD' }, amount: AMOUNT };
+/** D14: `date` on the rate, bank and convert endpoints. */
+const DATE = { description: 'optional UTC day `YYYY-MM-DD`, not after today: the answer as of the end of that day (D14)', example: '2010-04-21' };
+const pair = { base_currency: { description: CODE, example: 'EUR' }, target_currency: { description: CODE, example: 'USD' }, amount: AMOUNT, date: DATE };
 const text = (type: string) => ({ content: { [type]: { schema: Type.String() } } });
 
 /** Keyed by `METHOD url` as Fastify registers it. */
@@ -67,7 +70,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'POST /v1/rates/convert': {
     summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 413, 415, 422],
-    bodyExample: { base: 'EUR', amount: 100, targets: ['USD', 'GBP', 'XYZ'] },
+    bodyExample: { base: 'EUR', amount: 100, targets: ['USD', 'GBP', 'XYZ'] }, fields: { date: DATE },
     description: 'One amount into up to 500 targets; targets without a fresh rate are listed in `missing`.',
   },
   'GET /v1/bank/:bank_code': {
@@ -76,6 +79,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       bank_code: { description: 'four-letter code from /v1/banks, any case (D9)', example: 'ECBF' },
       format: { description: '`full` for rows with dates; omit for a currency → rate map', example: 'full' },
       reciprocal: { description: '`true`/`1`: units of each currency per 1 unit of the bank\'s base; `false`/`0` (default): the other way (D8)', example: 'true' },
+      date: DATE,
     },
     description: 'The figures as the bank published them (D8). Not on the `starter` plan (403).',
   },
@@ -106,6 +110,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: 'The calling key\'s account: plan, balance, expiry, and requests and points used today and this calendar month (UTC). '
       + 'Free: costs 0 points and every plan includes it; like every keyed route it still counts towards the plan\'s per-minute limit.',
   },
+  ...HISTORY_DOCS,
   ...ADMIN_DOCS,
 };
 

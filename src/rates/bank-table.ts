@@ -42,17 +42,14 @@ export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
       return r.date >= addDays(newestOfTable.get(r.table)!, -FRESH_DAYS[cadence]);
     })
     .sort((a, b) => (a.quote < b.quote ? -1 : 1))
-    .map((r) => {
-      // The published direction keeps the bank's digits; the other is computed to 8 digits (D6).
-      const other = toRateText(r.direction === 'direct' ? perBase(r) : new Decimal(1).div(r.rate));
-      return {
-        currency: r.quote,
-        direct: r.direction === 'direct' ? r.rate : other,
-        reciprocal: r.direction === 'indirect' ? r.rate : other,
-        lastUpdate: stamp(r.storedAt),
-        bankUpdate: bankUpdate(bank, r.date),
-      };
-    });
+    .map((r) => ({ currency: r.quote, ...bankValues(r), lastUpdate: stamp(r.storedAt), bankUpdate: bankUpdate(bank, r.date) }));
+}
+
+/** A row in both directions (D8): the published one keeps the bank's digits, the other is computed
+ *  to 8 significant digits (D6). */
+export function bankValues(r: ObservationRow): { direct: string; reciprocal: string } {
+  const other = toRateText(r.direction === 'direct' ? perBase(r) : new Decimal(1).div(r.rate));
+  return { direct: r.direction === 'direct' ? r.rate : other, reciprocal: r.direction === 'indirect' ? r.rate : other };
 }
 
 export class BankTable {

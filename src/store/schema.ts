@@ -110,6 +110,20 @@ export interface CopyRunTable {
   finished_at: string | null;
 }
 
+/** One UTC day's materialised blend (0005); `rates` is written and read by src/history/ only. */
+export interface HistoryDayTable {
+  day: string;
+  rates: string;
+}
+
+/** A single row (id 1): the snapshot id through which history is materialised, and its day range. */
+export interface HistoryStateTable {
+  id: number;
+  snapshot_id: number | string;
+  first_day: string | null;
+  last_day: string | null;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
@@ -121,4 +135,6 @@ export interface Database {
   request_windows: RequestWindowTable;
   ledger: LedgerTable;
   copy_runs: CopyRunTable;
+  history_days: HistoryDayTable;
+  history_state: HistoryStateTable;
 }

@@ -8,11 +8,12 @@ import { advisoryLocked } from './advisory-lock.js';
 import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
+import * as history from './history-sql.js';
 import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, KeyLookup, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
   LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
 
@@ -274,5 +275,38 @@ export class SqlStore implements Store {
     const run = (this.turns.get(name) ?? Promise.resolve()).then(fn, fn);
     this.turns.set(name, run.catch(() => undefined));
     return run;
+  }
+
+  // Materialised history (issue 14): SQL in history-sql.ts.
+
+  async observationsBetween(from: string, to: string): Promise<ObservationRow[]> {
+    const rows = await this.db.selectFrom('observations').selectAll().where('date', '>=', from).where('date', '<=', to).orderBy('date').execute();
+    return rows.map(toObservation);
+  }
+
+  async sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]> {
+    const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', from).where('date', '<=', to).orderBy('date').orderBy('quote').execute();
+    return rows.map(toObservation);
+  }
+
+  async observationSpan(): Promise<{ first: string; last: string } | undefined> {
+    const r = await this.db.selectFrom('observations').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).executeTakeFirst();
+    return r?.first && r.last ? { first: r.first, last: r.last } : undefined;
+  }
+
+  snapshotsAfter(after: number): Promise<SnapshotSpan | undefined> {
+    return history.snapshotsAfter(this.db, after);
+  }
+
+  saveHistoryDays(days: HistoryDay[], mark?: HistoryMark): Promise<void> {
+    return history.saveHistoryDays(this.db, this.dialect, days, mark);
+  }
+
+  historyDays(from: string, to: string): Promise<HistoryDay[]> {
+    return history.historyDays(this.db, from, to);
+  }
+
+  historyMark(): Promise<HistoryMark> {
+    return history.historyMark(this.db);
   }
 }

@@ -2,6 +2,7 @@
 // that returns a fresh, empty, migrated store.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { historyContract } from './history.contract.js';
 import type { Store } from './store.js';
 
 const NOW = '2026-04-14T12:00:00.000Z';
@@ -21,7 +22,7 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       await store.migrate();
       const plans = await store.listPlans();
       assert.deepEqual(plans.map((p) => p.id), ['starter', 'professional', 'business']);
-      assert.deepEqual((await store.getPlan('starter'))!.endpoints, ['latest', 'rate', 'convert', 'banks', 'currencies']);
+      assert.deepEqual((await store.getPlan('starter'))!.endpoints, ['latest', 'rate', 'convert', 'banks', 'currencies', 'history']);
       assert.equal((await store.getPlan('business'))!.requestsPerMinute, null);
       assert.equal(await store.getPlan('gold'), undefined);
     }));
@@ -285,5 +286,7 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.deepEqual(await Promise.all([hold('a'), hold('b')]), ['a', 'b']);
       assert.ok(order.join() === 'a+,a-,b+,b-' || order.join() === 'b+,b-,a+,a-', order.join());
     }));
+
+    historyContract(withStore);
   });
 }

@@ -139,6 +139,26 @@ export interface LedgerSums {
   balance: number;
 }
 
+/** One materialised day of history (src/history/ owns the format of `rates`). */
+export interface HistoryDay {
+  day: string;
+  rates: string;
+}
+
+/** How far history is materialised: through snapshot `snapshotId`, covering `firstDay..lastDay`. */
+export interface HistoryMark {
+  snapshotId: number;
+  firstDay: string | null;
+  lastDay: string | null;
+}
+
+/** The snapshots stored after a mark: the newest id and the range of dates their rows carry. */
+export interface SnapshotSpan {
+  lastId: number;
+  firstDate: string;
+  lastDate: string;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   migrate(): Promise<void>;
@@ -220,4 +240,18 @@ export interface Store {
   /** Runs `fn` while holding a lock named `name` across every instance on the database (a PostgreSQL
    *  advisory lock; on SQLite, which one server process uses, across this process). */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  // Materialised history (issue 14): SQL in history-sql.ts.
+  /** Every observation dated from `from` to `to` inclusive, by date. */
+  observationsBetween(from: string, to: string): Promise<ObservationRow[]>;
+  /** One source's observations dated from `from` to `to` inclusive, by date then currency. */
+  sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]>;
+  /** The range of dates of all stored observations; undefined when there are none. */
+  observationSpan(): Promise<{ first: string; last: string } | undefined>;
+  /** Snapshots stored after snapshot id `after`; undefined when none. */
+  snapshotsAfter(after: number): Promise<SnapshotSpan | undefined>;
+  /** Writes (or replaces) days, and when `mark` is given records it in the same transaction. */
+  saveHistoryDays(days: HistoryDay[], mark?: HistoryMark): Promise<void>;
+  /** Materialised days from `from` to `to` inclusive, by day. */
+  historyDays(from: string, to: string): Promise<HistoryDay[]>;
+  historyMark(): Promise<HistoryMark>;
 }

@@ -37,7 +37,8 @@ export class ResponseChecker {
     if (schema === undefined) return r.body === '' ? undefined : `${where}: a body where the document declares none`;
     let value: unknown;
     try {
-      value = r.contentType?.includes('json') ? JSON.parse(r.body) : r.body;
+      // JSON bodies are parsed; NDJSON (a range's lines, D15) is text like CSV.
+      value = r.contentType !== undefined && /^application\/(.+\+)?json\b/.test(r.contentType) ? JSON.parse(r.body) : r.body;
     } catch {
       return `${where}: body is not JSON`;
     }
@@ -52,7 +53,8 @@ export class ResponseChecker {
   }
 
   private schemaFor(r: SeenResponse, where: string): object | string | undefined {
-    const path = r.route!.replace(/:(\w+)/g, '{$1}');
+    // A regex-constrained parameter (`:date(^…$)`) is plain `{date}` in the document.
+    const path = r.route!.replace(/\(\^[^/]*\$\)/g, '').replace(/:(\w+)/g, '{$1}');
     // HEAD is the GET without its body (exposeHeadRoutes); the document lists the GET.
     const op = this.doc.paths[path]?.[r.method === 'HEAD' ? 'get' : r.method.toLowerCase()];
     if (!op) return `${where}: no such operation in the document`;

@@ -9,12 +9,15 @@ import { entity, type Entity } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { sourceByCode } from '../../sources/index.js';
-import type { AppDeps } from '../deps.js';
+import { bankTableOn } from '../../history/bank-day.js';
+import { LOOKBACK_DAYS } from '../../history/day.js';
+import type { RouteDeps } from '../deps.js';
+import { dayParam } from '../history-params.js';
 import { ApiError } from '../errors.js';
 import { bankCode, booleanFlag } from '../params.js';
 import { sendCharged } from '../reply.js';
 
-export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const banksBody = entity(stringify({
     code: 200,
     message: 'success',
@@ -41,12 +44,12 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
     return body;
   };
 
-  app.get<{ Params: { bank_code: string }; Querystring: { format?: string; reciprocal?: string } }>(
+  app.get<{ Params: { bank_code: string }; Querystring: { format?: string; reciprocal?: string; date?: string } }>(
     '/v1/bank/:bank_code',
     {
       schema: {
         params: Type.Object({ bank_code: Type.String() }),
-        querystring: Type.Object({ format: Type.Optional(Type.String()), reciprocal: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) }),
+        querystring: Type.Object({ format: Type.Optional(Type.String()), reciprocal: Type.Optional(Type.String()), date: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) }),
       },
       config: { endpoint: 'bank' },
     },
@@ -55,9 +58,12 @@ export function bankRoutes(app: FastifyInstance, deps: AppDeps): void {
       const { format } = request.query;
       if (format !== undefined && format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
       const reciprocal = booleanFlag('reciprocal', request.query.reciprocal);
+      const day = request.query.date === undefined ? undefined : dayParam('date', request.query.date, utcDay(deps.now()));
       const source = sourceByCode(code);
       if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
-      const table = deps.market.current.banks.get(source.code);
+      // D14: with `date`, the bank's figures as they stood at the end of that day.
+      const table = day ? await bankTableOn(deps.store, source, day) : deps.market.current.banks.get(source.code);
+      if (day && table?.rows.length === 0) throw new ApiError('no_fresh_rate', `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
     },

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
 import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
-import type { AppDeps } from '../deps.js';
+import { quotedOn } from '../../history/day.js';
+import type { RouteDeps } from '../deps.js';
+import { dayField, dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';
 import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
 import { sendCharged } from '../reply.js';
@@ -13,17 +15,20 @@ import { sendCharged } from '../reply.js';
 export const MAX_TARGETS = 500;
 
 const AmountQuery = Type.Object({ amount: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
+/** D14: `date` asks for the rates as they stood at the end of that day. */
+const RateQuery = Type.Object({ amount: Type.Optional(Type.String()), date: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 const ConvertBody = Type.Object({
   base: Type.String({ maxLength: 16 }),
   amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 64 })])),
   targets: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: MAX_TARGETS }),
+  date: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
 function noRate(base: string, target?: string): ApiError {
   return new ApiError('no_fresh_rate', target ? `no fresh rate for ${base}/${target}` : `no rate available for ${base}`);
 }
 
-export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const today = () => utcDay(deps.now());
 
   app.get<{ Params: { base_currency: string }; Querystring: { amount?: string } }>(
@@ -39,18 +44,20 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get<{ Params: { base_currency: string; target_currency: string }; Querystring: { amount?: string } }>(
+  app.get<{ Params: { base_currency: string; target_currency: string }; Querystring: { amount?: string; date?: string } }>(
     '/v1/rate/:base_currency/:target_currency',
     {
-      schema: { params: Type.Object({ base_currency: Type.String(), target_currency: Type.String() }), querystring: AmountQuery },
+      schema: { params: Type.Object({ base_currency: Type.String(), target_currency: Type.String() }), querystring: RateQuery },
       config: { endpoint: 'rate' },
     },
     async (request, reply) => {
-      const base = knownCurrency('base_currency', request.params.base_currency);
-      const target = knownCurrency('target_currency', request.params.target_currency);
+      const dated = request.query.date === undefined ? undefined : dayParam('date', request.query.date, today());
+      const currency = dated ? historyCurrency : knownCurrency;
+      const base = currency('base_currency', request.params.base_currency);
+      const target = currency('target_currency', request.params.target_currency);
       const amount = amountOf(request.query.amount, 'invalid_parameter');
-      const rates = deps.market.current.rates;
-      const day = today();
+      const rates = dated ? await deps.history.day(dated) : deps.market.current.rates;
+      const day = dated ?? today();
       const pair = rates.isFresh(base, day) && rates.isFresh(target, day) ? rates.pair(base, target) : undefined;
       if (!pair) throw noRate(base, target);
       const body = rateBody(base, target, pair, amount);
@@ -58,7 +65,7 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.post<{ Body: { base: string; amount?: number | string; targets: string[] } }>(
+  app.post<{ Body: { base: string; amount?: number | string; targets: string[]; date?: string } }>(
     '/v1/rates/convert',
     { schema: { body: ConvertBody }, config: { endpoint: 'convert' } },
     async (request, reply) => {
@@ -70,10 +77,13 @@ export function rateRoutes(app: FastifyInstance, deps: AppDeps): void {
       }
       const found = problems.filter((p) => p !== undefined);
       if (found.length > 0) throw ApiError.invalid('invalid_body', found);
+      const dated = body.date === undefined ? undefined : dayField(body.date, today());
+      const quotes = dated ? quotedOn(dated) : isActiveCurrency;
       const base = body.base.toUpperCase();
-      if (!isActiveCurrency(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
+      if (!quotes(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
       const amount = amountOf(body.amount, 'invalid_body');
-      const { body: json, newest } = keptConversion(deps.market.current.rates, base, amount, body.targets, today(), isActiveCurrency);
+      const rates = dated ? await deps.history.day(dated) : deps.market.current.rates;
+      const { body: json, newest } = keptConversion(rates, base, amount, body.targets, dated ?? today(), quotes);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
     },
   );

@@ -6,6 +6,7 @@ import { initial, type DialectName } from './0001-initial.js';
 import { sourceHealth } from './0002-source-health.js';
 import { chargeBatchFunction } from './0003-charge-batch.js';
 import { usageLimits } from './0004-usage-limits.js';
+import { history } from './0005-history.js';
 import { ledger } from './0006-ledger.js';
 
 export type { DialectName };
@@ -16,6 +17,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0002-source-health': sourceHealth,
     '0003-charge-batch': chargeBatchFunction(dialect),
     '0004-usage-limits': usageLimits,
+    '0005-history': history,
     '0006-ledger': ledger(dialect),
   };
 }

@@ -1,0 +1,122 @@
+// History benchmark rows (issue 14), standalone: `node --import tsx bench/history.ts`. A temporary
+// SQLite database gets the bundled seed and the ECB's 1999–2026 history file; materialising it is
+// timed, then one day more (a typical daily ingest); then a Kurs server and a bare node:http server
+// sending the same bytes are loaded in the same run, and the whole history is streamed as NDJSON.
+import { readFileSync } from 'node:fs';
+import { createKey } from '../src/access/accounts.js';
+import { History } from '../src/history/history.js';
+import { ingestPayload } from '../src/ingest/ingest.js';
+import { loadSeed, type Seed } from '../src/ingest/seed.js';
+import { SEED_FILE } from '../src/server.js';
+import { SOURCES, sourceByCode } from '../src/sources/index.js';
+import { openSqlite } from '../src/store/open.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { KURS_ENV, loadOne, peakRssMb, startKurs, type Running } from './servers.js';
+
+/** servers.ts's bare server, with the body read from a file: a range's body is larger than an
+ *  environment variable may be (128 KB on Linux). */
+function startBareFile(bodyFile: string, type: string): Promise<Running> {
+  const script = `
+    const http = require('node:http');
+    const body = require('node:fs').readFileSync(process.env.BODY_FILE);
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': process.env.BODY_TYPE, 'content-length': body.length });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, BODY_FILE: bodyFile, BODY_TYPE: type }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const m = /listening on (http:\/\/\S+)/.exec(chunk.toString());
+      if (m) resolve({ child, url: m[1]!, out: '', lines: [] });
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+}
+
+const ECB_HISTORY = new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POINTS = 1e12;
+const today = new Date().toISOString().slice(0, 10);
+
+const dir = mkdtempSync(join(tmpdir(), 'kurs-bench-history-'));
+const dbPath = join(dir, 'kurs.db');
+const store = openSqlite(dbPath);
+await store.migrate();
+await loadSeed(store, SOURCES, JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed, new Date());
+await ingestPayload(store, sourceByCode('ECBF')!, { name: 'eurofxref-hist-2026-04-13.csv', body: readFileSync(ECB_HISTORY) }, new Date());
+
+const history = new History(store, SOURCES, 0);
+await history.load();
+let t = performance.now();
+const whole = await history.materialise(today);
+const wholeMs = performance.now() - t;
+// A typical daily ingest: one new ECB day.
+const lastDay = (await store.sourceObservationsBetween('ECBF', '2026-04-13', '2026-04-13')).map((r) => ({ quote: r.quote, date: '2026-04-14', rate: r.rate, direction: r.direction, unit: r.unit, table: r.table }));
+await store.storeSnapshot({ source: 'ECBF', name: 'bench-day', sha256: 'f'.repeat(64), rows: lastDay, at: new Date().toISOString() });
+t = performance.now();
+const daily = await history.materialise(today);
+const dailyMs = performance.now() - t;
+const { key } = await createKey(store, { plan: 'business', points: POINTS }, new Date());
+await store.close();
+
+const servers: Running[] = [];
+const stop = (s: Running) => new Promise((r) => (s.child.once('exit', r), s.child.kill('SIGTERM')));
+const rssMb = (s: Running) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+try {
+  const kurs = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: `sqlite:${dbPath}`, KURS_FRESHNESS_GRACE_DAYS: '0' });
+  servers.push(kurs);
+  const get = (path: string) => fetch(`${kurs.url}${path}`, { headers: { authorization: key } });
+  const range = `/v1/timeseries/EUR?start=1999-01-04&end=2026-04-14&symbols=USD`;
+  // The server loads the stored history in the background: wait until ranges answer.
+  for (let i = 0; i < 600 && (await get(range).then(async (r) => (await r.arrayBuffer(), r.status))) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+
+  const rows: string[] = [];
+  const compare = async (name: string, path: string, connections: number, target: number, p99Max?: number) => {
+    const res = await get(path);
+    const body = await res.text();
+    const file = join(dir, 'body');
+    writeFileSync(file, body);
+    const bare = await startBareFile(file, res.headers.get('content-type') ?? 'application/json');
+    servers.push(bare);
+    const k = await loadOne(kurs.url, { path }, [key], connections, SECONDS);
+    const b = await loadOne(bare.url, { path }, [key], connections, SECONDS);
+    await stop(bare);
+    const ratio = k.rps / b.rps;
+    const pass = ratio >= target && (p99Max === undefined || k.p99 <= p99Max);
+    rows.push(`${name}: ${Math.round(k.rps)} req/s vs bare ${Math.round(b.rps)} = ${ratio.toFixed(2)}x (target ≥ ${target}x${p99Max ? `, p99 ≤ ${p99Max} ms` : ''}); p99 ${k.p99} ms; ${body.length} bytes; non-2xx ${k.non2xx} → ${pass ? 'PASS' : 'FAIL'}`);
+  };
+  await compare('GET /v1/USD/2020-06-15 (charged)', '/v1/USD/2020-06-15', 50, 0.5);
+  await compare('GET /v1/timeseries/EUR 1999-01-04..2026-04-14 USD (charged, 10 conn)', range, 10, 0.25, 50);
+
+  // Every currency over the whole history as NDJSON: first byte, throughput, RSS growth.
+  const before = rssMb(kurs);
+  let peak = before;
+  const started = performance.now();
+  const res = await get(`/v1/timeseries/USD?start=1998-01-01&end=${today}&format=ndjson`);
+  const reader = res.body!.getReader();
+  let first = 0;
+  let bytes = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (first === 0) first = performance.now() - started;
+    bytes += chunk.value.length;
+    peak = Math.max(peak, rssMb(kurs));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const mbps = bytes / 1e6 / seconds;
+  const growth = peak - before;
+  rows.push(`NDJSON whole history, every currency: ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${mbps.toFixed(1)} MB/s (≥ 20), first byte ${first.toFixed(0)} ms (≤ 100), RSS +${growth.toFixed(0)} MB (< 50) → ${mbps >= 20 && first <= 100 && growth < 50 ? 'PASS' : 'FAIL'}`);
+  rows.push(`Materialise the whole history (${whole.days} days): ${(wholeMs / 1000).toFixed(1)} s (≤ 30) → ${wholeMs <= 30_000 ? 'PASS' : 'FAIL'}`);
+  rows.push(`Materialise after a daily ingest (${daily.days} days rebuilt): ${dailyMs.toFixed(0)} ms (≤ 300) → ${dailyMs <= 300 ? 'PASS' : 'FAIL'}`);
+  const peakRss = peakRssMb(kurs.child);
+  rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
+  console.log(rows.join('\n'));
+} finally {
+  await Promise.all(servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map(stop));
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,35 @@
+// The three shapes of a range answer (D15): the JSON envelope keyed by day, CSV `date,currency,rate`
+// and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB.
+import type { DayRow } from './series.js';
+
+export type RangeFormat = 'json' | 'csv' | 'ndjson';
+
+export const CONTENT_TYPES: Record<RangeFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+const CHUNK = 64 * 1024;
+
+/** `head` is the JSON envelope's fields before `rates`, e.g. `"base":"EUR","start":…`. */
+export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string): AsyncGenerator<string> {
+  let out = format === 'json' ? `{"code":200,"message":"success",${head},"rates":{` : format === 'csv' ? 'date,currency,rate\n' : '';
+  let first = true;
+  for await (const [day, rates] of rows) {
+    if (format === 'json') {
+      out += `${first ? '' : ','}"${day}":{${rates.map(([code, text]) => `"${code}":${text}`).join(',')}}`;
+    } else if (format === 'csv') {
+      for (const [code, text] of rates) out += `${day},${code},${text}\n`;
+    } else {
+      for (const [code, text] of rates) out += `{"date":"${day}","base":"${base}","currency":"${code}","rate":${text}}\n`;
+    }
+    first = false;
+    if (out.length >= CHUNK) {
+      yield out;
+      out = '';
+    }
+  }
+  if (format === 'json') out += '}}';
+  if (out.length > 0) yield out;
+}

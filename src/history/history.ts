@@ -1,0 +1,177 @@
+// History as the server holds it: the materialised days in memory (columns.ts), kept in step with
+// the database. The ingesting instance materialises; the others reload what it wrote. A day that
+// is not materialised, or that an unmaterialised snapshot touches, is computed on the spot from the
+// stored figures with the same pure code, so an answer is never stale or partial.
+import type { BlendedRate } from '../blend/blend.js';
+import { addDays } from '../time/days.js';
+import type { SourceInfo } from '../blend/inputs.js';
+import { Decimal } from '../money/decimal.js';
+import { RatesTable } from '../rates/table.js';
+import type { HistoryMark, Store } from '../store/store.js';
+import { HistoryColumns } from './columns.js';
+import { affectedDays, blendDay, decodeDay, inputWindow, type DayRates } from './day.js';
+import { catchUp, type CatchUp } from './materialise.js';
+import { touchedDays, type DayRange } from './touched.js';
+
+/** Days past the materialised ones a range may compute on the spot (a day boundary, a slow ingester). */
+const MAX_NEW_DAYS = 7;
+
+/** Day tables kept for repeated questions (each is a few KB plus its cached bodies). */
+const KEPT_TABLES = 64;
+/** Days read from the database at a time when loading. */
+const LOAD_CHUNK_DAYS = 366;
+
+export class History {
+  private readonly columns = new HistoryColumns();
+  private mark: HistoryMark = { snapshotId: 0, firstDay: null, lastDay: null };
+  /** Days touched by snapshots that are not materialised yet. */
+  private pending: DayRange[] = [];
+  private readonly tables = new Map<string, RatesTable>();
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  /** Grows whenever a stored day changes: range answers cached elsewhere are keyed by it. */
+  version = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sources: readonly SourceInfo[],
+    private readonly graceDays: number,
+  ) {}
+
+  get materialised(): HistoryMark {
+    return this.mark;
+  }
+
+  /** Loads the stored days (at boot); what later snapshots touched stays pending. */
+  load(): Promise<void> {
+    return this.serial(async () => {
+      const mark = await this.store.historyMark();
+      if (mark.firstDay !== null && mark.lastDay !== null) await this.reload({ from: mark.firstDay, to: mark.lastDay });
+      this.mark = mark;
+      await this.findPending();
+    });
+  }
+
+  /** The ingester's part: materialises the days the new data and the calendar touch. */
+  materialise(today: string): Promise<CatchUp> {
+    return this.serial(async () => {
+      const done = await catchUp(this.store, this.sources, this.graceDays, today, (day, rates) => this.columns.set(day, rates), () => this.stopped);
+      this.mark = done.mark;
+      this.changed();
+      await this.findPending();
+      return done;
+    });
+  }
+
+  /** Another instance's part: reloads the days the ingester rewrote since this one last looked. */
+  sync(): Promise<void> {
+    return this.serial(async () => {
+      const next = await this.store.historyMark();
+      if (next.snapshotId !== this.mark.snapshotId || next.lastDay !== this.mark.lastDay) {
+        const span = await this.store.snapshotsAfter(this.mark.snapshotId);
+        if (next.firstDay !== null && next.lastDay !== null) {
+          for (const range of touchedDays(this.mark, span, next.firstDay, next.lastDay)) await this.reload(range);
+        }
+        this.mark = next;
+        this.changed();
+      }
+      await this.findPending();
+    });
+  }
+
+  /** Stops a materialisation in progress at its next chunk (the server is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** The blended table of `day` (fresh rates only, D14), from the columns or computed on the spot. */
+  async day(day: string): Promise<RatesTable> {
+    const kept = this.tables.get(day);
+    if (kept) return kept;
+    const version = this.version;
+    let rates: ReadonlyMap<string, { perUsd: string | Decimal; bankUpdate: string }>;
+    if (this.isReady(day)) rates = this.columns.get(day)!;
+    else {
+      const computed = await this.compute(day);
+      // A day past the materialised ones that no pending snapshot touches is as materialising would
+      // write it: keep it for range answers until the ingester writes it.
+      if (version === this.version && this.isNewDay(day)) this.columns.set(day, computed);
+      rates = computed;
+    }
+    const table = tableOf(day, rates);
+    if (version === this.version) {
+      if (this.tables.size >= KEPT_TABLES) this.tables.delete(this.tables.keys().next().value!);
+      this.tables.set(day, table);
+    }
+    return table;
+  }
+
+  /** True when `day` is materialised and no stored snapshot since has touched it. */
+  isReady(day: string): boolean {
+    return this.columns.has(day) && !this.pending.some((r) => day >= r.from && day <= r.to);
+  }
+
+  /**
+   * The columns, once every day of `from..to` is ready; undefined while some day waits for the
+   * ingester (the caller answers 503). Days past the materialised ones are computed on the spot.
+   */
+  async range(from: string, to: string): Promise<HistoryColumns | undefined> {
+    const { firstDay, lastDay } = this.mark;
+    if (firstDay === null || lastDay === null) return undefined;
+    if (this.pending.some((r) => r.from <= to && r.to >= from)) return undefined;
+    // Before the first figure there is nothing to wait for: those days are empty.
+    const lo = from < firstDay ? firstDay : from;
+    const hi = to < lastDay ? to : lastDay;
+    if (lo <= hi && !this.columns.allPresent(lo, hi)) return undefined;
+    for (let day = addDays(lastDay, 1); day <= to; day = addDays(day, 1)) {
+      if (this.isReady(day)) continue;
+      if (day > addDays(lastDay, MAX_NEW_DAYS)) return undefined;
+      await this.day(day);
+      if (!this.isReady(day)) return undefined;
+    }
+    return this.columns;
+  }
+
+  private isNewDay(day: string): boolean {
+    return this.mark.lastDay !== null && day > this.mark.lastDay && !this.pending.some((r) => day >= r.from && day <= r.to);
+  }
+
+  private async compute(day: string): Promise<DayRates> {
+    const w = inputWindow(day);
+    return blendDay(this.sources, await this.store.observationsBetween(w.from, w.to), day, this.graceDays);
+  }
+
+  private async reload(range: DayRange): Promise<void> {
+    for (let from = range.from; from <= range.to; from = addDays(from, LOAD_CHUNK_DAYS)) {
+      const to = addDays(from, LOAD_CHUNK_DAYS - 1);
+      for (const d of await this.store.historyDays(from, to < range.to ? to : range.to)) this.columns.set(d.day, decodeDay(d.rates));
+    }
+  }
+
+  private async findPending(): Promise<void> {
+    const span = await this.store.snapshotsAfter(this.mark.snapshotId);
+    this.pending = span ? [affectedDays(span.firstDate, span.lastDate)] : [];
+  }
+
+  private changed(): void {
+    this.tables.clear();
+    this.version++;
+  }
+
+  /** One load, materialisation or sync at a time, in order; a failure does not block the next. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.running.then(work, work);
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** A day's rates as a rates table: every pair, conversion and body of the current rates works on it. */
+export function tableOf(day: string, rates: ReadonlyMap<string, { perUsd: string | Decimal; bankUpdate: string }>): RatesTable {
+  const blended = new Map<string, BlendedRate>();
+  for (const [currency, r] of rates) {
+    const perUsd = typeof r.perUsd === 'string' ? new Decimal(r.perUsd) : r.perUsd;
+    blended.set(currency, { currency, perUsd, bankUpdate: r.bankUpdate, freshUntil: day, contributions: [] });
+  }
+  return new RatesTable(blended);
+}

@@ -1,0 +1,48 @@
+// A bank's own figures over a range (D15): `GET /v1/bank/{code}/timeseries`, in the bank's digits,
+// priced per started 31 days (D16), in JSON, CSV or NDJSON.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { utcDay } from '../../time/days.js';
+import { bankSeries } from '../../history/bank-series.js';
+import { rangeChunks } from '../../history/formats.js';
+import { groupMeansAsync } from '../../history/group.js';
+import { sourceByCode } from '../../sources/index.js';
+import type { RouteDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
+import { bankCode, booleanFlag } from '../params.js';
+import { sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
+import { groupParam } from './timeseries.js';
+
+const Query = Type.Object({
+  start: Type.Optional(Type.String()),
+  end: Type.Optional(Type.String()),
+  symbols: Type.Optional(Type.String()),
+  group: Type.Optional(Type.String()),
+  format: Type.Optional(Type.String()),
+  reciprocal: Type.Optional(Type.String()),
+  api_key: Type.Optional(Type.String()),
+});
+
+export function bankTimeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  app.get<{ Params: { bank_code: string }; Querystring: { start?: string; end?: string; symbols?: string; group?: string; format?: string; reciprocal?: string } }>(
+    '/v1/bank/:bank_code/timeseries',
+    { schema: { params: Type.Object({ bank_code: Type.String() }), querystring: Query }, config: { endpoint: 'timeseries' } },
+    async (request, reply) => {
+      const code = bankCode(request.params.bank_code);
+      const q = request.query;
+      const { start, end } = rangeParams(q.start, q.end, utcDay(deps.now()));
+      const symbols = symbolsParam(q.symbols, true);
+      const group = groupParam(q.group);
+      const reciprocal = booleanFlag('reciprocal', q.reciprocal);
+      const format = rangeFormat(q.format, request.headers.accept);
+      const source = sourceByCode(code);
+      if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
+      const days = bankSeries(deps.store, source.code, { start, end, symbols, reciprocal });
+      const rows = group ? groupMeansAsync(days, group) : days;
+      const units = rangeUnits(start, end);
+      const chunks = rangeChunks(rows, format, source.currency, `"bank_code":"${source.code}","base":"${source.currency}","start":"${start}","end":"${end}"`);
+      return sendRange(deps.meter, request, reply, units * deps.pointsCost.timeseries, format, chunks, units * 31 > STREAM_AFTER_DAYS);
+    },
+  );
+}

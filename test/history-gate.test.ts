@@ -1,0 +1,59 @@
+// While the bundled seed's history is still loading (a first start), dated and range requests are
+// 503 `unavailable` with Retry-After and cost nothing; undated ones are served; once loaded, the
+// same requests answer from history.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HISTORY_RETRY_SECONDS } from '../src/http/history-gate.js';
+import { HistoryReadiness } from '../src/ingest/seed-history.js';
+import { testApp, type TestApp } from './helpers.js';
+
+const DATED = [
+  { method: 'GET' as const, url: '/v1/EUR/2026-04-10' },
+  { method: 'GET' as const, url: '/v1/rate/EUR/USD?date=2026-04-10' },
+  { method: 'GET' as const, url: '/v1/bank/ECBF?date=2026-04-10' },
+  { method: 'GET' as const, url: '/v1/timeseries/EUR?start=2026-04-01&end=2026-04-10&symbols=USD' },
+  { method: 'GET' as const, url: '/v1/fluctuation/EUR?start=2026-04-01&end=2026-04-10&symbols=USD' },
+  { method: 'GET' as const, url: '/v1/bank/ECBF/timeseries?start=2026-04-01&end=2026-04-10' },
+  { method: 'POST' as const, url: '/v1/rates/convert', payload: { base: 'EUR', amount: 10, targets: ['USD'], date: '2026-04-10' } },
+];
+
+describe('dated requests while the seed history loads', () => {
+  let t: TestApp;
+  let key: string;
+  const readiness = new HistoryReadiness();
+  before(async () => {
+    t = await testApp({ history: true, historyLoaded: readiness });
+    key = (await t.key()).key;
+  });
+  after(() => t.close());
+  const send = (r: (typeof DATED)[number]) => t.app.inject({ method: r.method, url: r.url, headers: { authorization: key }, ...('payload' in r ? { payload: r.payload } : {}) });
+
+  test('every dated or range request is 503 unavailable with Retry-After, and free', async () => {
+    for (const r of DATED) {
+      const res = await send(r);
+      assert.equal(res.statusCode, 503, `${r.method} ${r.url}: ${res.body}`);
+      assert.equal(res.json().error, 'unavailable', r.url);
+      assert.match(res.json().message, /history is still loading/, r.url);
+      assert.equal(res.headers['retry-after'], String(HISTORY_RETRY_SECONDS), r.url);
+      assert.equal(res.headers['x-points-cost'], '0', r.url);
+    }
+  });
+
+  test('undated requests are served meanwhile, and bad input is still 422 first', async () => {
+    const latest = await t.app.inject({ url: '/v1/EUR/latest', headers: { authorization: key } });
+    assert.equal(latest.statusCode, 200);
+    assert.equal(latest.json().rates.EUR, 1);
+    const bad = await t.app.inject({ url: '/v1/rate/EUR/USD?date=2026-02-30', headers: { authorization: key } });
+    assert.equal(bad.statusCode, 422);
+  });
+
+  test('once loaded, the same requests answer from history', async () => {
+    readiness.markLoaded();
+    for (const r of DATED) {
+      const res = await send(r);
+      assert.equal(res.statusCode, 200, `${r.method} ${r.url}: ${res.body.slice(0, 200)}`);
+      assert.equal(res.headers['x-points-cost'], '1', r.url);
+    }
+    assert.equal((await send(DATED[0]!)).json().date, '2026-04-10');
+  });
+});
