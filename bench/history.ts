@@ -116,6 +116,7 @@ try {
   const peakRss = peakRssMb(kurs.child);
   rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
   console.log(rows.join('\n'));
+  process.exitCode = rows.some((r) => r.endsWith('FAIL')) ? 1 : 0;
 } finally {
   await Promise.all(servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map(stop));
   rmSync(dir, { recursive: true, force: true });

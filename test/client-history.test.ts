@@ -1,6 +1,5 @@
 // kurs-client's history methods, the MCP tools rate_on_date and time_series, and the explorer's
-// chart (DESIGN D14–D16) against a live server. These endpoints land with the history work; until then this file fails
-// (404 not_found), by design: it is not skipped.
+// chart (D14–D16, docs/decisions.md) against a live server.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,7 +15,8 @@ describe('kurs-client history methods against a live server', () => {
   let baseUrl: string;
   let key: string;
   before(async () => {
-    t = await testApp();
+    // History materialised, as a running server has it once it has caught up.
+    t = await testApp({ history: true });
     key = (await t.key({ plan: 'business', points: 1000 })).key;
     baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
     client = new KursClient({ baseUrl, apiKey: key });

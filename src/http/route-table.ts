@@ -4,17 +4,33 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 
 interface Entry {
-  pattern: RegExp;
+  matches: (path: string) => boolean;
   methods: Set<string>;
 }
 
-/** `/v1/:base/latest` → `^/v1/[^/]+/latest/?$`; `*` (static assets) matches the rest of the path. */
-function patternOf(url: string): RegExp {
-  const body = url
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${body.replace(/\/$/, '')}/?$`);
+/** One segment's test: `:name` any non-empty text, `:name(^re$)` that pattern (Fastify's regex
+ *  parameters, e.g. the date of `/v1/:base/:date`), anything else itself. */
+function segmentTest(part: string): (segment: string) => boolean {
+  const regex = /^:\w+\((.*)\)$/.exec(part);
+  if (regex) {
+    const re = new RegExp(regex[1]!);
+    return (segment) => segment !== '' && re.test(segment);
+  }
+  if (part.startsWith(':')) return (segment) => segment !== '';
+  return (segment) => segment === part;
+}
+
+/** `/v1/:base/latest` matches `/v1/EUR/latest` and `/v1/EUR/latest/`; `*` (static assets) matches
+ *  the rest of the path. Segment by segment, so a parameter's pattern never spans a `/`. */
+function matcherOf(url: string): (path: string) => boolean {
+  const parts = url.replace(/\/$/, '').split('/');
+  const rest = parts[parts.length - 1] === '*';
+  const tests = (rest ? parts.slice(0, -1) : parts).map(segmentTest);
+  return (path) => {
+    const segments = path.replace(/\/$/, '').split('/');
+    if (rest ? segments.length < tests.length : segments.length !== tests.length) return false;
+    return tests.every((t, i) => t(segments[i]!));
+  };
 }
 
 export class RouteTable {
@@ -26,7 +42,7 @@ export class RouteTable {
   }
 
   add(url: string, method: string | string[]): void {
-    const entry = this.byUrl.get(url) ?? { pattern: patternOf(url), methods: new Set<string>() };
+    const entry = this.byUrl.get(url) ?? { matches: matcherOf(url), methods: new Set<string>() };
     for (const m of Array.isArray(method) ? method : [method]) entry.methods.add(m.toUpperCase());
     this.byUrl.set(url, entry);
   }
@@ -34,7 +50,7 @@ export class RouteTable {
   /** Methods the path takes, in a stable order; empty when no route matches it. */
   readonly allowed = (path: string): string[] => {
     const found = new Set<string>();
-    for (const entry of this.byUrl.values()) if (entry.pattern.test(path)) for (const m of entry.methods) found.add(m);
+    for (const entry of this.byUrl.values()) if (entry.matches(path)) for (const m of entry.methods) found.add(m);
     return [...found].sort();
   };
 }
