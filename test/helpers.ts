@@ -10,7 +10,8 @@ import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
 import { buildApp } from '../src/http/app.js';
 import { History } from '../src/history/history.js';
-import type { HistoryReadiness } from '../src/ingest/seed-history.js';
+import { type HistoryReadiness, loadSeedHistory } from '../src/ingest/seed-history.js';
+import { readSeedHistory } from '../src/ingest/seed-history-file.js';
 import type { KeyCacheOptions } from '../src/access/key-cache.js';
 import type { CorsOrigins } from '../src/http/cors.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
@@ -48,7 +49,7 @@ export interface TestApp {
 }
 
 export async function testApp(
-  opts: { now?: Date; seeded?: boolean; history?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness } = {},
+  opts: { now?: Date; seeded?: boolean; history?: boolean; seedHistory?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness } = {},
 ): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
@@ -59,7 +60,9 @@ export async function testApp(
   await market.rebuild(now());
   // Materialised history (issue 14); without it, ranges answer 503 and single days are computed.
   let history: History | undefined;
-  if (opts.history) {
+  // The bundled seed's older figures too, as a fresh start has them once its background load is done.
+  if (opts.seedHistory) await loadSeedHistory(store, SOURCES, await readSeedHistory(), now, { batchRows: 50_000, pause: async () => {} });
+  if (opts.history || opts.seedHistory) {
     history = new History(store, SOURCES, 0);
     await history.load();
     await history.materialise(now().toISOString().slice(0, 10));

@@ -15,7 +15,8 @@ describe('/llms.txt and /llms-full.txt', () => {
   let key: string;
   let doc: { paths: Record<string, Record<string, unknown>> };
   before(async () => {
-    t = await testApp();
+    // The examples ask about past days (2008, 2010, 1998): the whole bundled history, materialised.
+    t = await testApp({ seedHistory: true });
     key = (await t.key({ plan: 'business', points: 1000 })).key;
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     doc = (await (await fetch(`${base}/openapi.json`)).json()) as typeof doc;

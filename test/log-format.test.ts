@@ -15,8 +15,10 @@ async function firstStart(format: string): Promise<string[]> {
     const key = /^ {2}(kurs_\w+)$/m.exec(server.lines.join('\n'))?.[1];
     assert.ok(key, server.lines.join('\n'));
     assert.equal((await fetch(`${server.url}/v1/EUR/latest`, { headers: { authorization: key } })).status, 200);
-    // Until the request's own log line is out (the curl line names the URL too).
-    for (let i = 0; i < 100 && !server.lines.some((l) => /request|"msg":"request"/.test(l)); i++) await sleep(20);
+    // Until the request's own log line is out: request lines reach stdout in batches, up to a second
+    // late (the curl line names the URL too, and other lines say "request").
+    const logged = (l: string) => /INFO: request GET \/v1\/EUR\/latest|"msg":"request".*"url":"\/v1\/EUR\/latest"|"url":"\/v1\/EUR\/latest".*"msg":"request"/.test(l);
+    for (let i = 0; i < 250 && !server.lines.some(logged); i++) await sleep(20);
     return [...server.lines];
   } finally {
     await stopServer(server.child);
