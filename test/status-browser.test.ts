@@ -79,11 +79,12 @@ describe('status page and docs in chromium', { skip }, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${base}/docs/`);
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-    // One block per operation of the document (17 without the admin API: the spec's seven, sources,
-    // usage, the probes, /openapi.json, /metrics, /status, /explore, /llms.txt and /llms-full.txt).
+    // One block per operation of the document (21 without the admin API: the spec's seven, sources,
+    // usage, the probes, /openapi.json, /metrics, /status, /explore, /llms.txt, /llms-full.txt and
+    // the four of history: a day, the time series, a bank's time series and the fluctuation).
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
-    assert.equal(operations, 17);
+    assert.equal(operations, 21);
     assert.equal(await page.locator('.opblock').count(), operations);
     assert.match(await page.locator('.info .title').innerText(), /^Kurs/);
     assert.ok(await page.locator('button.authorize').isVisible(), 'the key schemes offer an Authorize button');

@@ -15,8 +15,8 @@ import { sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 import { groupParam } from './timeseries.js';
 
 const Query = Type.Object({
-  start: Type.Optional(Type.String()),
-  end: Type.Optional(Type.String()),
+  start: Type.String(),
+  end: Type.String(),
   symbols: Type.Optional(Type.String()),
   group: Type.Optional(Type.String()),
   format: Type.Optional(Type.String()),

@@ -13,8 +13,8 @@ import { historyCurrency, rangeFormat, rangeParams, rangeUnits, symbolsParam } f
 import { collect, notReady, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 
 const RangeQuery = {
-  start: Type.Optional(Type.String()),
-  end: Type.Optional(Type.String()),
+  start: Type.String(),
+  end: Type.String(),
   symbols: Type.Optional(Type.String()),
   format: Type.Optional(Type.String()),
   api_key: Type.Optional(Type.String()),
