@@ -17,11 +17,25 @@ const READ_DAYS = 31;
 class RowWindow {
   private rows: ObservationRow[] = [];
   private lo = 0;
+  private readonly strings = new Map<string, string>();
   /** The last date read. */
   private readTo: string;
 
   constructor(private readonly store: Store, first: string) {
     this.readTo = addDays(first, -1);
+  }
+
+  /** Each row outlives many collections of the young heap: held with shared strings (a source,
+   *  quote or date repeats thousands of times), the old heap fills with less garbage. */
+  private compact(r: ObservationRow): ObservationRow {
+    return { source: this.intern(r.source), quote: this.intern(r.quote), date: this.intern(r.date), rate: r.rate, direction: r.direction, unit: r.unit, table: this.intern(r.table), storedAt: this.intern(r.storedAt) };
+  }
+
+  private intern<T extends string>(text: T): T {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known as T;
+    this.strings.set(text, text);
+    return text;
   }
 
   /** The rows dated `from..to`; `from` never decreases between calls. */
@@ -31,7 +45,7 @@ class RowWindow {
       const end = addDays(start, READ_DAYS - 1) < to ? to : addDays(start, READ_DAYS - 1);
       const more = await this.store.observationsBetween(start, end);
       if (this.lo > 0) [this.rows, this.lo] = [this.rows.slice(this.lo), 0];
-      for (const r of more) this.rows.push(r);
+      for (const r of more) this.rows.push(this.compact(r));
       this.readTo = end;
     }
     while (this.lo < this.rows.length && this.rows[this.lo]!.date < from) this.lo++;
