@@ -48,7 +48,7 @@ export function blendDay(sources: readonly SourceInfo[], rows: readonly Observat
   });
   const all = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
   const out: DayRates = new Map();
-  const blended = blend(all, used, { referenceDay: day, graceDays, quotes: quotedOn(day) });
+  const blended = blend(all, used, { referenceDay: day, graceDays, quotes: quotedOn(day), contributions: false });
   for (const code of [...blended.keys()].sort()) {
     const b = blended.get(code)!;
     if (b.freshUntil >= day) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
