@@ -44,6 +44,9 @@ export interface BlendOptions {
   /** Which currencies the blend quotes; by default the active ones (D4). History passes the
    *  currencies current on its day, so defunct ones appear on days they were current (D14). */
   quotes?: (code: string) => boolean;
+  /** False to leave `contributions` empty: history keeps only the figures, and building them for
+   *  every day of 40 years filled the old heap with ~800 MB of garbage (issue 14's RSS target). */
+  contributions?: boolean;
 }
 
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
@@ -91,7 +94,7 @@ function combine(currency: string, all: Contribution[], ctx: Context): BlendedRa
   // Cannot happen with positive figures (the nearest weighs at least its precision share); a guard.
   if (!(total > 0)) [weights, total] = [kept.map(() => 1), kept.length];
   const share = new Map(kept.map((c, i) => [c, weights[i]! / total]));
-  const contributions: WeightedContribution[] = all.map((c, i) => {
+  const contributions: WeightedContribution[] = opts.contributions === false ? [] : all.map((c, i) => {
     const weight = share.get(c);
     return weight !== undefined ? { ...c, weight, excluded: false } : { ...c, weight: 0, excluded: isCurrent[i] ? 'outlier' : 'stale' };
   });

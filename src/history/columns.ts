@@ -14,10 +14,12 @@ export const dayText = (n: number): string => new Date(n * DAY_MS).toISOString()
 const instant = (stamp: string): number => Date.parse(`${stamp.replace(' ', 'T')}Z`) / 1000;
 export const stampText = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
-/** Significant digits of a plain or exponent decimal text. */
-function significantDigits(text: string): number {
+/** True when a decimal text has more than 15 significant digits (a float would not keep it). */
+function beyondFloat(text: string): boolean {
+  // 15 characters or fewer cannot hold more digits than that: the common case, without regexes.
+  if (text.length <= 15) return false;
   const mantissa = text.replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '');
-  return mantissa.replace(/0+$/, '').length;
+  return mantissa.replace(/0+$/, '').length > 15;
 }
 
 export interface Column {
@@ -40,7 +42,7 @@ export class HistoryColumns {
     for (const [code, r] of rates) {
       const col = this.column(code);
       const key = `${slot} ${code}`;
-      if (significantDigits(r.perUsd) > 15) this.exact.set(key, r.perUsd);
+      if (beyondFloat(r.perUsd)) this.exact.set(key, r.perUsd);
       else this.exact.delete(key);
       col.perUsd[slot] = Number(r.perUsd);
       col.bank[slot] = instant(r.bankUpdate);

@@ -4,7 +4,6 @@
 import { blend } from '../blend/blend.js';
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
-import { bankUpdate } from '../blend/rebase.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
 import type { ObservationRow } from '../store/store.js';
 
@@ -39,15 +38,17 @@ export const affectedDays = (first: string, last: string) => ({ from: addDays(fi
  */
 export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number): DayRates {
   const { from } = inputWindow(day);
-  const info = new Map(sources.map((s) => [s.code, s]));
+  // A figure counts once its bank_update's day is on or before the day: per source, the newest
+  // figure date that is so (the day shifted back by the source's day offset), compared as text.
+  const until = new Map(sources.map((s) => [s.code, s.publishedDayOffset ? addDays(day, -s.publishedDayOffset) : day]));
   const used = rows.filter((r) => {
     if (r.date < from) return false;
-    const source = info.get(r.source);
-    return source !== undefined && bankUpdate(source, r.date).slice(0, 10) <= day;
+    const last = until.get(r.source);
+    return last !== undefined && r.date <= last;
   });
   const all = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
   const out: DayRates = new Map();
-  const blended = blend(all, used, { referenceDay: day, graceDays, quotes: quotedOn(day) });
+  const blended = blend(all, used, { referenceDay: day, graceDays, quotes: quotedOn(day), contributions: false });
   for (const code of [...blended.keys()].sort()) {
     const b = blended.get(code)!;
     if (b.freshUntil >= day) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });

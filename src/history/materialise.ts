@@ -1,24 +1,57 @@
 // Materialising: compute the blend of each touched day with the pure day blend (day.ts) and store
-// it. Observations are read a year at a time, so memory stays flat however long the history is.
+// it. Observations are read forward a month at a time, each row once, and dropped once no later
+// day's window needs them, so memory stays flat however long the history is: a year of rows held
+// at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
 import { blendDay, encodeDay, inputWindow, type DayRates } from './day.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
-/** Days computed per read and per write. */
-const CHUNK_DAYS = 366;
+/** Days computed per write (one transaction each) and between two turns of the event loop. */
+const CHUNK_DAYS = 92;
+/** Days of observations read per query. */
+const READ_DAYS = 31;
 
-/** Rows sorted by date; the days of `from..to`, each with the rows of its window. */
-function* daysOf(rows: readonly ObservationRow[], from: string, to: string): Generator<[string, readonly ObservationRow[]]> {
-  let lo = 0;
-  let hi = 0;
-  for (let day = from; day <= to; day = addDays(day, 1)) {
-    const w = inputWindow(day);
-    while (lo < rows.length && rows[lo]!.date < w.from) lo++;
-    if (hi < lo) hi = lo;
-    while (hi < rows.length && rows[hi]!.date <= w.to) hi++;
-    yield [day, rows.slice(lo, hi)];
+/** The observations of a sliding window of dates, read forward in blocks; sorted by date. */
+class RowWindow {
+  private rows: ObservationRow[] = [];
+  private lo = 0;
+  private readonly strings = new Map<string, string>();
+  /** The last date read. */
+  private readTo: string;
+
+  constructor(private readonly store: Store, first: string) {
+    this.readTo = addDays(first, -1);
+  }
+
+  /** Each row outlives many collections of the young heap: held with shared strings (a source,
+   *  quote or date repeats thousands of times), the old heap fills with less garbage. */
+  private compact(r: ObservationRow): ObservationRow {
+    return { source: this.intern(r.source), quote: this.intern(r.quote), date: this.intern(r.date), rate: r.rate, direction: r.direction, unit: r.unit, table: this.intern(r.table), storedAt: this.intern(r.storedAt) };
+  }
+
+  private intern<T extends string>(text: T): T {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known as T;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  /** The rows dated `from..to`; `from` never decreases between calls. */
+  async between(from: string, to: string): Promise<ObservationRow[]> {
+    while (this.readTo < to) {
+      const start = this.readTo < from ? from : addDays(this.readTo, 1);
+      const end = addDays(start, READ_DAYS - 1) < to ? to : addDays(start, READ_DAYS - 1);
+      const more = await this.store.observationsBetween(start, end);
+      if (this.lo > 0) [this.rows, this.lo] = [this.rows.slice(this.lo), 0];
+      for (const r of more) this.rows.push(this.compact(r));
+      this.readTo = end;
+    }
+    while (this.lo < this.rows.length && this.rows[this.lo]!.date < from) this.lo++;
+    let hi = this.lo;
+    while (hi < this.rows.length && this.rows[hi]!.date <= to) hi++;
+    return this.rows.slice(this.lo, hi);
   }
 }
 
@@ -28,22 +61,24 @@ export class Stopped extends Error {}
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
 export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false): Promise<number> {
   let count = 0;
+  const rows = new RowWindow(store, inputWindow(range.from).from);
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
     if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
-    const rows = await store.observationsBetween(inputWindow(from).from, inputWindow(to).to);
     const days: HistoryDay[] = [];
-    for (const [day, window] of daysOf(rows, from, to)) {
-      const rates = blendDay(sources, window, day, graceDays);
+    for (let day = from; day <= to; day = addDays(day, 1)) {
+      const w = inputWindow(day);
+      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays);
       days.push({ day, rates: encodeDay(rates) });
       onDay(day, rates);
     }
     await store.saveHistoryDays(days);
     count += days.length;
+    // SQLite answers synchronously: without a turn of the event loop a long run would hold it.
+    await new Promise((r) => setImmediate(r));
   }
   return count;
 }
-
 export interface CatchUp {
   ranges: DayRange[];
   days: number;
