@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { KURS_ENV, loadOne, peakRssMb, startKurs, type Running } from './servers.js';
+import { historySettled, KURS_ENV, loadOne, peakRssMb, startKurs, type Running } from './servers.js';
 
 /** servers.ts's bare server, with the body read from a file: a range's body is larger than an
  *  environment variable may be (128 KB on Linux). */
@@ -75,13 +75,7 @@ try {
   const range = `/v1/timeseries/EUR?start=1999-01-04&end=2026-04-14&symbols=USD`;
   // The server loads the seed's history in the background, then re-materialises the days it
   // touched: the rows below measure serving once that is done (the peak RSS row still covers it).
-  const settled = () => {
-    const lines = kurs.lines;
-    if (lines.some((l) => l.includes('seed history already loaded'))) return true;
-    const loaded = lines.findIndex((l) => l.includes('"seed history loaded"'));
-    return loaded >= 0 && lines.slice(loaded).some((l) => l.includes('"history materialised"'));
-  };
-  for (let i = 0; i < 1800 && !settled(); i++) await new Promise((r) => setTimeout(r, 100));
+  await historySettled(kurs, true, 180_000);
   for (let i = 0; i < 600 && (await get(range).then(async (r) => (await r.arrayBuffer(), r.status))) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
 
   const rows: string[] = [];

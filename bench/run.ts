@@ -18,7 +18,7 @@ import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
 import { guard, machineLine, printTable, readFigures, recordFigures, saturation, type Row } from './report.js';
-import { coldStart, convertRequest, cpuMsOf, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
+import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -82,9 +82,16 @@ const exact = (r: Result, charged: number) => charged >= r.ok && charged <= r.ok
 async function measure(dbUrl: string, store: Store, meter: string, instances: number, accountCount: number, req: Request, meterOnly = false) {
   const { keys, accounts } = await keysFor(store, accountCount);
   const servers: Running[] = [];
+  // A first start on a fresh database loads the bundled history and materialises it in the
+  // background; one server does that first, so the measured ones start as on every later start.
+  if (!meterOnly) {
+    const first = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter });
+    await historySettled(first, dbUrl.startsWith('sqlite:')).finally(() => stop(first));
+  }
   for (let i = 0; i < instances; i++) {
     servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter })));
   }
+  if (!meterOnly) await Promise.all(servers.map((s) => historySettled(s, dbUrl.startsWith('sqlite:'))));
   try {
     await warm(servers, req, keys);
     // The warm-up's last requests (in flight when it stopped) are charged within moments.
@@ -105,6 +112,9 @@ const sqlite = openSqlite(join(dir, 'kurs.db'));
 await sqlite.migrate();
 const { keys: [probeKey] } = await keysFor(sqlite, 1);
 const probe = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: sqliteUrl });
+// Its first start loads the bundled history and materialises it; the servers measured below start
+// on that database afterwards, as a server does on every start but the first.
+await historySettled(probe);
 const sample = await fetch(`${probe.url}/v1/USD/latest`, { headers: { authorization: probeKey! } });
 const body = await sample.text();
 const currencies = ((await (await fetch(`${probe.url}/v1/currencies`, { headers: { authorization: probeKey! } })).json()) as { currencies: { currency: string }[] }).currencies.map((c) => c.currency);
