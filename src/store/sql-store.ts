@@ -1,7 +1,7 @@
 // The Store over Kysely. The queries are written once for both engines; the dialect decides only
 // the driver (see open.ts) and a few column types in the migrations.
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, sql, type Selectable } from 'kysely';
+import { Kysely, Migrator, sql, } from 'kysely';
 import { addDays } from '../time/days.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
 import { advisoryLocked } from './advisory-lock.js';
@@ -9,41 +9,13 @@ import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
 import * as history from './history-sql.js';
-import type { EndpointId } from '../config.js';
 import { migrations } from './migrations/index.js';
-import type { AccountTable, Database, ObservationTable, PlanTable } from './schema.js';
+import { toAccount, toObservation, toPlan } from './rows.js';
+import type { Database } from './schema.js';
 import type {
   Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
   LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
-
-const toPlan = (r: Selectable<PlanTable>): Plan => ({
-  id: r.id,
-  name: r.name,
-  monthlyPoints: Number(r.monthly_points),
-  requestsPerMinute: r.requests_per_minute === null ? null : Number(r.requests_per_minute),
-  endpoints: JSON.parse(r.endpoints) as EndpointId[],
-});
-
-const toAccount = (r: Omit<Selectable<AccountTable>, 'refilled_period'>): Account => ({
-  id: r.id,
-  planId: r.plan_id,
-  // PostgreSQL returns bigint as text.
-  points: Number(r.points),
-  expiresAt: r.expires_at,
-  createdAt: r.created_at,
-});
-
-const toObservation = (r: Selectable<ObservationTable>): ObservationRow => ({
-  source: r.source,
-  quote: r.quote,
-  date: r.date,
-  rate: r.rate,
-  direction: r.direction,
-  unit: Number(r.unit),
-  table: r.tbl,
-  storedAt: r.stored_at,
-});
 
 export class SqlStore implements Store {
   /** The meter's group commit (src/store/charge-sql.ts); on SQLite it needs the raw handle. */
