@@ -88,7 +88,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   }
   out(`listening on ${url.origin}`);
 
-  rebuilds.onDay.push(() => void prune());
+  // A new UTC day is a day for history too, data or not (ranges past the materialised days wait for it).
+  rebuilds.onDay.push(() => void prune(), () => historyFollower.onData());
 
   let monthly: NodeJS.Timeout;
   const atMonthStart = () => {
