@@ -34,6 +34,9 @@ export interface Config {
   db: { poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
   /** KURS_CORS_ORIGINS: `*` (default) or the origins whose browser scripts may call Kurs. */
   corsOrigins: '*' | string[];
+  /** KURS_FAST_LANE (default on): plainly valid charged GETs of /latest and /rate skip Fastify's
+   *  lifecycle, with the same answers (src/http/fast-lane.ts); `off` sends every request through it. */
+  fastLane: boolean;
 }
 
 /** Resource limits against slow or greedy clients (docs/reliability.md). */
@@ -170,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
       queryTimeoutMs: integer('KURS_DB_QUERY_TIMEOUT_MS', 15_000, 100, 3_600_000),
     },
     corsOrigins,
+    fastLane: onOff('KURS_FAST_LANE', true),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

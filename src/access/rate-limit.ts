@@ -15,6 +15,8 @@ export interface LimitDecision {
 }
 
 export interface RequestLimiter {
+  /** Whether `check` decides in memory (one instance): the fast lane consults only such a limiter. */
+  readonly inMemory: boolean;
   /** A decision at once when it needs no database (no promise on the request path), else a promise. */
   check(accountId: string, limit: number, nowMs: number): LimitDecision | Promise<LimitDecision>;
 }
@@ -28,6 +30,7 @@ function decide(limit: number, used: number, nowMs: number): LimitDecision {
 }
 
 export class MinuteLimiter implements RequestLimiter {
+  readonly inMemory = true;
   private windowStart = 0;
   private counts = new Map<string, number>();
 
@@ -46,6 +49,7 @@ export class MinuteLimiter implements RequestLimiter {
 
 /** One atomic upsert per limited request (store.hitRequestWindow): exact across instances. */
 export class SharedMinuteLimiter implements RequestLimiter {
+  readonly inMemory = false;
   private windowStart = 0;
   /** Accounts already over their limit in this window: the shared count only grows until it ends. */
   private over = new Set<string>();
@@ -67,6 +71,11 @@ export class SharedMinuteLimiter implements RequestLimiter {
     });
   }
 }
+
+/** A decision already taken for a request (by the fast lane, which then handed the request to
+ *  Fastify): the request counts once, so the auth hook uses it instead of asking again. */
+export const DECIDED = Symbol('kurs.limitDecided');
+export type Decided = { [DECIDED]?: LimitDecision };
 
 export const limiterFor = (store: Store): RequestLimiter => (store.dialect === 'postgres' ? new SharedMinuteLimiter(store) : new MinuteLimiter());
 

@@ -11,7 +11,8 @@ import { ApiError, installErrorHandling, sendError, toApiError } from './errors.
 import { KeyCache } from '../access/key-cache.js';
 import { installKnownParams } from './known-params.js';
 import { installHistoryGate } from './history-gate.js';
-import { installLimits, serverLimits } from './limits.js';
+import { Admission, installLimits, serverLimits } from './limits.js';
+import { FastLane, laneServer } from './fast-lane.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
@@ -49,6 +50,9 @@ const BAD_FRAMING: [ApiError, string] = [new ApiError('bad_request', 'malformed 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const logStream = deps.logStream ?? new BatchedLines();
+  const logRequests = ['info', 'debug', 'trace'].includes(deps.logLevel);
+  // The fast lane (fast-lane.ts) needs the app's parts, made below; the server exists before them.
+  let lane: FastLane | undefined;
   const app = Fastify({
     ...serverLimits(limits),
     logger: {
@@ -60,7 +64,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
-    logController: new RequestLog(['info', 'debug', 'trace'].includes(deps.logLevel)),
+    logController: new RequestLog(logRequests),
+    serverFactory: (handler, options) => laneServer(options as Parameters<typeof laneServer>[0], () => lane, handler),
     bodyLimit: BODY_LIMIT,
     // HEAD wherever GET is: the same handler, charged like the GET, with the body left out.
     exposeHeadRoutes: true,
@@ -86,11 +91,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   routes.install(app);
   installCors(app, deps.corsOrigins ?? '*', routes.allowed);
   installErrorHandling(app, routes.allowed);
-  installLimits(app, limits);
+  const admission = new Admission(limits.maxConcurrent);
+  installLimits(app, admission);
   const balances = new Balances();
   installPointsHeaders(app, balances);
   installOpenApi(app, { admin: Boolean(deps.adminToken) });
-  installMetrics(app, deps);
+  const stats = installMetrics(app, deps);
 
   // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.
   app.register(async (root) => {
@@ -114,6 +120,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
+  if (deps.fastLane !== false) {
+    const { meter, market, pointsCost, now } = deps;
+    lane = new FastLane({ keys, limiter, meter, market, pointsCost, now, balances, usage, stats, admission, logLine: logRequests ? (line) => logStream.write(line) : undefined, corsOrigins: deps.corsOrigins ?? '*' });
+  }
   const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));

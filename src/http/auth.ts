@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
 import { failClosed } from '../access/charge.js';
-import { rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
+import { DECIDED, type Decided, rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
 import { ApiError } from './errors.js';
@@ -20,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`);
+export const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`);
 
 /** D3: the header wins whenever it is present and not blank, even when it is wrong. */
 export function presentedKey(request: FastifyRequest): string | undefined {
@@ -70,7 +70,7 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   const perMinute = found.plan.requestsPerMinute;
   if (perMinute === null) return done();
   // One instance counts in memory and decides at once; the shared limiter asks the database.
-  const decided = limiter.check(found.account.id, perMinute, at.getTime());
+  const decided = (request.raw as Decided)[DECIDED] ?? limiter.check(found.account.id, perMinute, at.getTime());
   if (decided instanceof Promise) failClosed(request, decided).then((limit) => limited(reply, limit, done), done);
   else limited(reply, decided, done);
 }

@@ -33,6 +33,9 @@ export interface AppDeps {
   corsOrigins?: CorsOrigins;
   /** Whether the seed's history has finished loading (src/ingest/seed-history.ts); absent: it has. */
   historyLoaded?: HistoryReadiness;
+  /** The fast lane for plainly valid charged GETs of /latest and /rate (fast-lane.ts); on unless
+   *  false (KURS_FAST_LANE=off). Its answers are Fastify's, byte for byte. */
+  fastLane?: boolean;
   /** Materialised history (src/history/); without it, past days are computed on the spot. */
   history?: History;
 }

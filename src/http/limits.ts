@@ -22,28 +22,45 @@ export function serverLimits(limits: Limits): FastifyHttpOptions<Server> {
   };
 }
 
-export function installLimits(app: FastifyInstance, limits: Limits): void {
-  let inFlight = 0;
-  let closing = false;
+/** Requests in flight and whether the server is closing: shared by Fastify's hooks and the fast lane
+ *  (fast-lane.ts), so that the cap counts every request on either path. */
+export class Admission {
+  inFlight = 0;
+  closing = false;
+
+  constructor(readonly maxConcurrent: number) {}
+
+  /** Counts a request in, if it may be served (not closing, under the cap). */
+  enter(): boolean {
+    if (this.closing || this.inFlight >= this.maxConcurrent) return false;
+    this.inFlight++;
+    return true;
+  }
+
+  leave(): void {
+    this.inFlight--;
+  }
+}
+
+export function installLimits(app: FastifyInstance, admission: Admission): void {
   app.addHook('preClose', async () => {
-    closing = true;
+    admission.closing = true;
   });
   // Callback-style hooks: these run on every request, and an async hook costs a promise each time.
   // A kept-alive connection would hold the shutdown open: answers given while closing end theirs.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+    if (admission.closing) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('onRequest', (_request, reply, done) => {
-    if (closing) {
+    if (admission.closing) {
       return done(new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' }));
     }
-    if (inFlight >= limits.maxConcurrent) {
+    if (!admission.enter()) {
       return done(new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' }));
     }
-    inFlight++;
     // 'close' fires once per response, finished or aborted, so the count cannot leak.
-    reply.raw.once('close', () => inFlight--);
+    reply.raw.once('close', () => admission.leave());
     done();
   });
 }

@@ -26,7 +26,8 @@ const ERROR_CODE = /"error":"([a-z_]+)"/;
 /** Store stamps are ISO 8601; response stamps are `YYYY-MM-DD HH:MM:SS` UTC (D7). */
 const seconds = (stamp: string | null) => (stamp === null ? undefined : Date.parse(stamp.includes('T') ? stamp : `${stamp.replace(' ', 'T')}Z`) / 1000);
 
-export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
+/** Returns the per-request counts, which the fast lane (fast-lane.ts) records into as well. */
+export function installMetrics(app: FastifyInstance, deps: MetricsDeps): RequestStats {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const opts = { registers: [registry] };
@@ -89,4 +90,5 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): void {
       return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
     });
   });
+  return stats;
 }

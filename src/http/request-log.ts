@@ -4,10 +4,12 @@
 // sooner once LOG_BATCH_LINES are waiting. Every exit that runs 'exit' handlers (SIGTERM and SIGINT
 // shut down through process.exit, and an uncaught error) writes what is left, so only a SIGKILL or
 // a power cut can lose lines: at most the last second's.
+import { hostname } from 'node:os';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** A batch is written once this many lines wait (about 10 KB of request lines)… */
-export const LOG_BATCH_LINES = 64;
+/** A batch is written once this many lines wait (about 40 KB of request lines: one write(2) per
+ *  batch, and at 64 lines the writes were still ~1 µs of a charged GET)… */
+export const LOG_BATCH_LINES = 256;
 /** …or after this long, so that a quiet server's lines still appear within a second. */
 export const LOG_FLUSH_MS = 1_000;
 
@@ -54,4 +56,18 @@ export class RequestLog extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request');
   }
+}
+
+const LINE_HEAD = `{"level":30,"time":`;
+const LINE_BASE = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
+
+/**
+ * The line pino writes for RequestLog's `info` on a Fastify request, as text, for the fast lane
+ * (fast-lane.ts): pino's generic serialisation of the line was ~1.5 µs of a ~25 µs request. The
+ * fields are known and plain (a UUID, a URL the lane checked to be letters, digits, dots and
+ * slashes, numbers), so nothing needs escaping beyond JSON.stringify of the URL;
+ * request-log.test.ts checks the text against pino's own line.
+ */
+export function requestLine(reqId: string, method: string, url: string, status: number, ms: number, time = Date.now()): string {
+  return `${LINE_HEAD}${time}${LINE_BASE}${reqId}","method":"${method}","url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`;
 }

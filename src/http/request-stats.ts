@@ -28,6 +28,8 @@ export class RequestStats {
   /** method → route pattern → totals; nested maps, so counting builds no key string. */
   private readonly routes = new Map<string, Map<string, RouteTotals>>();
   private readonly points = new Map<string, number>();
+  /** Answers given by the fast lane (fast-lane.ts), also counted in the totals above. */
+  private fastLane = 0;
 
   constructor(private readonly bounds: readonly number[]) {}
 
@@ -49,11 +51,16 @@ export class RequestStats {
     t.count++;
   }
 
+  servedByFastLane(): void {
+    this.fastLane++;
+  }
+
   charged(endpoint: string, points: number): void {
     this.points.set(endpoint, (this.points.get(endpoint) ?? 0) + points);
   }
 
-  /** Registers kurs_http_requests_total, kurs_http_request_duration_seconds and kurs_points_charged_total. */
+  /** Registers kurs_http_requests_total, kurs_http_request_duration_seconds, kurs_points_charged_total
+   *  and kurs_http_fast_lane_total. */
   register(registry: Registry): void {
     metric(registry, 'kurs_http_requests_total', 'HTTP responses by method, route pattern and status', 'counter', () =>
       this.each((method, route, t) => [...t.byStatus].map(([status, value]) => ({ labels: { method, route, status }, value }))),
@@ -74,6 +81,7 @@ export class RequestStats {
     metric(registry, 'kurs_points_charged_total', 'API points charged, by endpoint', 'counter', () =>
       [...this.points].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
     );
+    metric(registry, 'kurs_http_fast_lane_total', 'Responses given by the fast lane, also counted in kurs_http_requests_total', 'counter', () => [{ labels: {}, value: this.fastLane }]);
   }
 
   private each(f: (method: string, route: string, t: RouteTotals) => Sample[]): Sample[] {

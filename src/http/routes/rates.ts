@@ -3,12 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
-import { keptConversion, latestWithAmount, rateBody } from '../../rates/bodies.js';
+import { keptConversion } from '../../rates/bodies.js';
 import { quotedOn } from '../../history/day.js';
 import type { RouteDeps } from '../deps.js';
 import { dayField, dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';
-import { amountOf, currencyProblem, isCurrencyShape, knownCurrency } from '../params.js';
+import { amountOf, currencyProblem, isCurrencyShape } from '../params.js';
+import { type Answer, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
 import { sendCharged } from '../reply.js';
 
 /** D13: at most this many targets in one bulk conversion. */
@@ -24,44 +25,39 @@ const ConvertBody = Type.Object({
   date: Type.Optional(Type.String({ maxLength: 16 })),
 });
 
-function noRate(base: string, target?: string): ApiError {
-  return new ApiError('no_fresh_rate', target ? `no fresh rate for ${base}/${target}` : `no rate available for ${base}`);
+/** D14: the pair as it stood at the end of `day`; codes as history knows them (defunct ones too). */
+async function datedRate(deps: RouteDeps, day: string, rawBase: string, rawTarget: string, rawAmount: string | undefined): Promise<Answer> {
+  const base = historyCurrency('base_currency', rawBase);
+  const target = historyCurrency('target_currency', rawTarget);
+  const amount = amountOf(rawAmount, 'invalid_parameter');
+  return pairAnswer(await deps.history.day(day), day, base, target, amount);
 }
 
 export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const today = () => utcDay(deps.now());
 
   app.get<{ Params: { base_currency: string }; Querystring: { amount?: string } }>(
-    '/v1/:base_currency/latest',
+    LATEST_ROUTE,
     { schema: { params: Type.Object({ base_currency: Type.String() }), querystring: AmountQuery }, config: { endpoint: 'latest' } },
     async (request, reply) => {
-      const base = knownCurrency('base_currency', request.params.base_currency);
-      const amount = amountOf(request.query.amount, 'invalid_parameter');
-      const rates = deps.market.current.rates;
-      const body = amount === undefined ? rates.latestBody(base) : latestWithAmount(rates, base, amount);
-      if (body === undefined) throw noRate(base);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, rates.newestUpdate);
+      const { body, lastUpdate } = latestAnswer(deps.market.current.rates, request.params.base_currency, request.query.amount);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, lastUpdate);
     },
   );
 
   app.get<{ Params: { base_currency: string; target_currency: string }; Querystring: { amount?: string; date?: string } }>(
-    '/v1/rate/:base_currency/:target_currency',
+    RATE_ROUTE,
     {
       schema: { params: Type.Object({ base_currency: Type.String(), target_currency: Type.String() }), querystring: RateQuery },
       config: { endpoint: 'rate' },
     },
     async (request, reply) => {
-      const dated = request.query.date === undefined ? undefined : dayParam('date', request.query.date, today());
-      const currency = dated ? historyCurrency : knownCurrency;
-      const base = currency('base_currency', request.params.base_currency);
-      const target = currency('target_currency', request.params.target_currency);
-      const amount = amountOf(request.query.amount, 'invalid_parameter');
-      const rates = dated ? await deps.history.day(dated) : deps.market.current.rates;
-      const day = dated ?? today();
-      const pair = rates.isFresh(base, day) && rates.isFresh(target, day) ? rates.pair(base, target) : undefined;
-      if (!pair) throw noRate(base, target);
-      const body = rateBody(base, target, pair, amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
+      const { params, query } = request;
+      const dated = query.date === undefined ? undefined : dayParam('date', query.date, today());
+      const { body, lastUpdate } = dated
+        ? await datedRate(deps, dated, params.base_currency, params.target_currency, query.amount)
+        : rateAnswer(deps.market.current.rates, today(), params.base_currency, params.target_currency, query.amount);
+      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, lastUpdate);
     },
   );
 

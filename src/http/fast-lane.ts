@@ -1,0 +1,173 @@
+// The fast lane: the two hottest requests, a charged GET of /v1/{base}/latest or /v1/rate/{base}/{target}
+// (at most `?amount=`), answered on node:http directly when they are plainly fine: a key already
+// verified in the key cache, not expired, on a plan that includes the endpoint, under its request
+// limit when one instance counts it in memory, no Origin, no If-None-Match, a known currency and a
+// rate to give. Fastify's lifecycle (a
+// Request, a Reply, a child logger, hooks in four phases) cost more than half of such a request's
+// CPU on top of a bare server (docs/performance.md); this lane does only the work whose effects
+// can be seen. Anything else, and any request the lane cannot finish with a 200 (a failed charge,
+// an unknown code), goes to Fastify, which answers it as before: the lane changes no answer, which
+// test/fast-lane.test.ts checks byte for byte against the same requests with the lane off.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Balances } from '../access/balances.js';
+import type { KeyCache } from '../access/key-cache.js';
+import { hashKey } from '../access/keys.js';
+import type { Meter } from '../access/meter.js';
+import { DECIDED, type Decided, type LimitDecision, rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
+import type { UsageRecorder } from '../access/usage.js';
+import type { EndpointId } from '../config.js';
+import type { Market } from '../rates/market.js';
+import { utcDay } from '../time/days.js';
+import { httpDate } from '../time/stamps.js';
+import { type Answer, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
+import { KEY_SHAPE } from './auth.js';
+import type { CorsOrigins } from './cors.js';
+import type { Admission } from './limits.js';
+import { JSON_TYPE, REVALIDATE } from './reply.js';
+import { requestLine } from './request-log.js';
+import type { RequestStats } from './request-stats.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface LaneParts {
+  keys: KeyCache;
+  limiter: RequestLimiter;
+  meter: Meter;
+  market: Market;
+  pointsCost: Record<EndpointId, number>;
+  now: () => Date;
+  balances: Balances;
+  usage: UsageRecorder;
+  stats: RequestStats;
+  admission: Admission;
+  /** Where request lines go (the app's log stream) when they are logged at all (`info` or below). */
+  logLine: ((line: string) => void) | undefined;
+  corsOrigins: CorsOrigins;
+}
+
+/** A request the lane recognised: which route, and how to build its answer (throws to hand over). */
+interface Matched {
+  route: string;
+  endpoint: EndpointId;
+  answer: () => Answer;
+}
+
+const isAmountChar = (c: number) => (c >= 48 && c <= 57) || c === 46;
+
+/** `amount=<digits and dots>` and nothing else (no other name, no escapes), or undefined. */
+function plainAmount(query: string): string | undefined {
+  if (!query.startsWith('amount=') || query.length === 7) return undefined;
+  for (let i = 7; i < query.length; i++) if (!isAmountChar(query.charCodeAt(i))) return undefined;
+  return query.slice(7);
+}
+
+export class FastLane {
+  constructor(private readonly parts: LaneParts) {}
+
+  private match(url: string): Matched | undefined {
+    if (!url.startsWith('/v1/')) return undefined;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const rates = this.parts.market.current.rates;
+    // /v1/USD/latest, without a query (an amount makes a body per request: Fastify's path is as good).
+    if (q < 0 && path.length === 14 && path.endsWith('/latest')) {
+      return { route: LATEST_ROUTE, endpoint: 'latest', answer: () => latestAnswer(rates, path.slice(4, 7), undefined) };
+    }
+    // /v1/rate/EUR/USD, optionally with ?amount=1234.56
+    if (path.length === 16 && path.startsWith('/v1/rate/') && path.charCodeAt(12) === 47) {
+      const amount = q < 0 ? undefined : plainAmount(url.slice(q + 1));
+      if (q >= 0 && amount === undefined) return undefined;
+      const today = utcDay(this.parts.now());
+      return { route: RATE_ROUTE, endpoint: 'rate', answer: () => rateAnswer(rates, today, path.slice(9, 12), path.slice(13, 16), amount) };
+    }
+    return undefined;
+  }
+
+  /** Serves the request and returns true, or returns false at once for Fastify to serve it. */
+  take(req: IncomingMessage, res: ServerResponse, fastify: Handler): boolean {
+    if (req.method !== 'GET' || req.headers.origin !== undefined || req.headers['if-none-match'] !== undefined) return false;
+    const url = req.url!;
+    const matched = this.match(url);
+    if (!matched) return false;
+    const key = req.headers.authorization;
+    if (typeof key !== 'string' || !KEY_SHAPE.test(key)) return false;
+    // A key not in the cache is looked up by Fastify's path (a concurrent lookup shares the query).
+    const found = this.parts.keys.lookup(hashKey(key));
+    if (found === undefined || found instanceof Promise) return false;
+    const { account, plan } = found;
+    const at = this.parts.now();
+    if (account.expiresAt !== null && account.expiresAt <= at.toISOString()) return false;
+    if (!plan.endpoints.includes(matched.endpoint)) return false;
+    const { limiter, admission } = this.parts;
+    // A limit counted in the database (PostgreSQL) is Fastify's to ask; so is a zero-cost endpoint.
+    if ((plan.requestsPerMinute !== null && !limiter.inMemory) || this.parts.pointsCost[matched.endpoint] === 0) return false;
+    let answer: Answer;
+    try {
+      answer = matched.answer();
+    } catch {
+      return false;
+    }
+    if (!admission.enter()) return false;
+    const started = performance.now();
+    // The limit last of D2's checks: a request counts once, so Fastify's path is handed the decision.
+    const limit = plan.requestsPerMinute === null ? undefined : (limiter.check(account.id, plan.requestsPerMinute, at.getTime()) as LimitDecision);
+    const handOver = () => {
+      admission.leave();
+      if (limit) (req as Decided)[DECIDED] = limit;
+      fastify(req, res);
+    };
+    if (limit && !limit.ok) {
+      handOver();
+      return true;
+    }
+    // A charge refused (402) or failed (503) is asked again by Fastify's path, which answers it.
+    const cost = this.parts.pointsCost[matched.endpoint];
+    this.parts.meter.charge(account.id, cost).then((charged) => {
+      if (!charged.ok) return handOver();
+      this.send(res, answer, cost, charged.remaining, limit);
+      admission.leave();
+      this.account(found.keyId, account.id, matched, url, cost, charged.remaining, started);
+    }, handOver);
+    return true;
+  }
+
+  /** The 200 as Fastify's path writes it: sendCharged's validators, then the points headers (reply.ts). */
+  private send(res: ServerResponse, answer: Answer, cost: number, remaining: number, limit: LimitDecision | undefined): void {
+    const { body, etag } = answer.body;
+    const headers: string[] = [];
+    if (this.parts.corsOrigins !== '*') headers.push('vary', 'Origin');
+    if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) headers.push(name, value);
+    if (answer.lastUpdate) headers.push('last-modified', httpDate(answer.lastUpdate));
+    headers.push('etag', etag, 'cache-control', REVALIDATE, 'content-type', JSON_TYPE, 'x-points-cost', String(cost), 'x-points-remaining', String(remaining));
+    if (this.parts.admission.closing) headers.push('connection', 'close');
+    headers.push('content-length', String(Buffer.byteLength(body)));
+    res.writeHead(200, headers);
+    res.end(body);
+  }
+
+  /** What Fastify's onResponse hooks and request log do for a charged 200. */
+  private account(keyId: string, accountId: string, matched: Matched, url: string, cost: number, remaining: number, started: number): void {
+    const { balances, usage, stats, logLine } = this.parts;
+    const ms = performance.now() - started;
+    balances.saw(accountId, remaining);
+    usage.record(accountId, keyId, this.parts.now(), cost);
+    stats.record('GET', matched.route, 200, ms / 1000);
+    stats.charged(matched.endpoint, cost);
+    stats.servedByFastLane();
+    // The same line as RequestLog's: the lane takes no URL with a key in it, so none needs redacting.
+    if (logLine) logLine(requestLine(randomUUID(), 'GET', url, 200, Math.round(ms * 10) / 10));
+  }
+}
+
+/** What Fastify's own HTTP/1 server would be (fastify/lib/server.js), with the lane in front. */
+export function laneServer(options: { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket?: number }, lane: () => FastLane | undefined, fastify: Handler): Server {
+  const server = createServer(options.http ?? {}, (req, res) => {
+    if (!lane()?.take(req, res, fastify)) fastify(req, res);
+  });
+  server.keepAliveTimeout = options.keepAliveTimeout;
+  server.requestTimeout = options.requestTimeout;
+  server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
+}
