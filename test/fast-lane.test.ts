@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { hashKey as hashOf } from '../src/access/keys.js';
 import { requestLine } from '../src/http/request-log.js';
+import { HistoryReadiness } from '../src/ingest/seed-history.js';
 import { testApp, type TestApp } from './helpers.js';
 
 const DAY = '2026-04-14';
@@ -20,7 +21,7 @@ interface Side {
 }
 
 async function side(fastLane: boolean): Promise<Side> {
-  const t = await testApp({ fastLane, keyCache: { ttlMs: 600_000 } });
+  const t = await testApp({ fastLane, history: true, keyCache: { ttlMs: 600_000 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const keys: Keys = {
@@ -96,6 +97,15 @@ describe('the fast lane answers exactly as Fastify would', () => {
       '/v1/rate/EUR/VES',
       '/v1/rate/EUR/ARS',
       '/v1/rate/EUR/KPW',
+      '/v1/USD/2026-04-10',
+      '/v1/usd/2026-04-11',
+      '/v1/EUR/2026-01-02',
+      '/v1/USD/2027-01-01',
+      '/v1/USD/2026-02-30',
+      '/v1/USD/1950-01-02',
+      '/v1/ABC/2026-04-10',
+      '/v1/USD/2026-04-10?amount=5',
+      '/v1/USD/20260410--',
     ];
     for (const path of paths) {
       for (const key of ['business', 'starter'] as const) {
@@ -127,7 +137,7 @@ describe('the fast lane answers exactly as Fastify would', () => {
 
     // The lane did serve: every plainly valid request after the first of each key.
     const laned = Number(metric(await (await fetch(`${on.url}/metrics`)).text(), 'kurs_http_fast_lane_total')[0]!.split(' ')[1]) - lanedBefore;
-    assert.ok(laned >= 15, `the lane served ${laned} requests`);
+    assert.ok(laned >= 20, `the lane served ${laned} requests`);
     assert.equal(Number(metric(await (await fetch(`${off.url}/metrics`)).text(), 'kurs_http_fast_lane_total')[0]!.split(' ')[1]), 0);
   });
 
@@ -189,4 +199,28 @@ describe('the fast lane answers exactly as Fastify would', () => {
     assert.equal(statuses.filter((s) => s === 402).length, 51);
     assert.equal((await on.t.store.getAccount(accountId))!.points, 0);
   });
+});
+
+test('while the seed history loads, a dated request in the lane is still 503 with Retry-After, and free', async () => {
+  const loading = new HistoryReadiness();
+  const t = await testApp({ history: true, historyLoaded: loading, keyCache: { ttlMs: 600_000 } });
+  try {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const { key } = await t.key({ plan: 'business', points: 10 });
+    const get = (path: string) => fetch(`${url}${path}`, { headers: { authorization: key } });
+    assert.equal((await get('/v1/USD/latest')).status, 200);
+    const waiting = await get('/v1/USD/2026-04-10');
+    assert.equal(waiting.status, 503);
+    assert.equal(waiting.headers.get('retry-after'), '10');
+    assert.equal(((await waiting.json()) as { error: string }).error, 'unavailable');
+    assert.equal(waiting.headers.get('x-points-remaining'), '9');
+    loading.markLoaded();
+    const ready = await get('/v1/USD/2026-04-10');
+    assert.equal(ready.status, 200);
+    assert.equal(((await ready.json()) as { date: string }).date, '2026-04-10');
+    assert.equal(ready.headers.get('x-points-remaining'), '8');
+  } finally {
+    await t.close();
+  }
 });

@@ -1,18 +1,24 @@
-// The answers of the two hottest routes, GET /v1/{base}/latest and GET /v1/rate/{base}/{target},
-// for the current rates: one function each, used by their Fastify routes (routes/rates.ts) and by
-// the fast lane (fast-lane.ts), so that both paths build the same bytes from the same code. Each
+// The answers of the hottest routes, GET /v1/{base}/latest, GET /v1/rate/{base}/{target} and
+// GET /v1/{base}/{date}: one function each, used by their Fastify routes (routes/rates.ts,
+// routes/history.ts) and by the fast lane (fast-lane.ts), so that both paths build the same bytes
+// from the same code. Each
 // throws the ApiError its route answers with (D4 422s, D10 404); the fast lane hands such a request
 // to Fastify instead, which throws it again and answers it.
+import { dayBody } from '../history/bodies.js';
+import type { History } from '../history/history.js';
 import type { Amount } from '../money/fixed.js';
 import type { Entity } from '../rates/entity.js';
 import { latestWithAmount, rateBody } from '../rates/bodies.js';
 import type { RatesTable } from '../rates/table.js';
 import { ApiError } from './errors.js';
+import { dayParam, historyCurrency } from './history-params.js';
 import { amountOf, knownCurrency } from './params.js';
 
 /** Route patterns, as Fastify registers them and as metrics label them. */
 export const LATEST_ROUTE = '/v1/:base_currency/latest';
 export const RATE_ROUTE = '/v1/rate/:base_currency/:target_currency';
+/** A date holds a digit: `/v1/rates/convert` and other words stay unknown routes (404/405). */
+export const HISTORY_DAY_ROUTE = '/v1/:base_currency/:date(^.*\\d.*$)';
 
 export interface Answer {
   body: Entity;
@@ -45,4 +51,15 @@ export function rateAnswer(rates: RatesTable, today: string, rawBase: string, ra
   const base = knownCurrency('base_currency', rawBase);
   const target = knownCurrency('target_currency', rawTarget);
   return pairAnswer(rates, today, base, target, amountOf(rawAmount, 'invalid_parameter'));
+}
+
+/** `/v1/{base}/{date}[?amount=]` (D14): the blended rates as they stood at the end of the day. */
+export async function dayAnswer(history: History, today: string, rawBase: string, rawDate: string, rawAmount: string | undefined): Promise<Answer> {
+  const base = historyCurrency('base_currency', rawBase);
+  const day = dayParam('date', rawDate, today);
+  const amount = amountOf(rawAmount, 'invalid_parameter');
+  const table = await history.day(day);
+  const body = dayBody(table, base, day, amount);
+  if (!body) throw new ApiError('no_fresh_rate', `no rate available for ${base} on ${day}`);
+  return { body, lastUpdate: table.newestUpdate };
 }

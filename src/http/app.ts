@@ -120,11 +120,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
   usage.start();
   app.addHook('onClose', () => usage.stop());
-  if (deps.fastLane !== false) {
-    const { meter, market, pointsCost, now } = deps;
-    lane = new FastLane({ keys, limiter, meter, market, pointsCost, now, balances, usage, stats, admission, logLine: logRequests ? (line) => logStream.write(line) : undefined, corsOrigins: deps.corsOrigins ?? '*' });
-  }
   const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
+  if (deps.fastLane !== false) {
+    const { meter, market, pointsCost, now, history, historyLoaded } = routeDeps;
+    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine: logRequests ? (line) => logStream.write(line) : undefined, corsOrigins: deps.corsOrigins ?? '*' });
+  }
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     installKnownParams(v1);

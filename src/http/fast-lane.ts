@@ -1,5 +1,5 @@
-// The fast lane: the two hottest requests, a charged GET of /v1/{base}/latest or /v1/rate/{base}/{target}
-// (at most `?amount=`), answered on node:http directly when they are plainly fine: a key already
+// The fast lane: the hottest requests, a charged GET of /v1/{base}/latest, /v1/rate/{base}/{target}
+// (at most `?amount=`) or /v1/{base}/{date}, answered on node:http directly when they are plainly fine: a key already
 // verified in the key cache, not expired, on a plan that includes the endpoint, under its request
 // limit when one instance counts it in memory, no Origin, no If-None-Match, a known currency and a
 // rate to give. Fastify's lifecycle (a
@@ -20,7 +20,9 @@ import type { EndpointId } from '../config.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
 import { httpDate } from '../time/stamps.js';
-import { type Answer, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
+import type { History } from '../history/history.js';
+import type { HistoryReadiness } from '../ingest/seed-history.js';
+import { type Answer, dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
 import { KEY_SHAPE } from './auth.js';
 import type { CorsOrigins } from './cors.js';
 import type { Admission } from './limits.js';
@@ -35,6 +37,9 @@ export interface LaneParts {
   limiter: RequestLimiter;
   meter: Meter;
   market: Market;
+  history: History;
+  /** Whether the seed's history has loaded (absent: it has); dated requests wait for it. */
+  historyLoaded: HistoryReadiness | undefined;
   pointsCost: Record<EndpointId, number>;
   now: () => Date;
   balances: Balances;
@@ -50,16 +55,24 @@ export interface LaneParts {
 interface Matched {
   route: string;
   endpoint: EndpointId;
-  answer: () => Answer;
+  answer: () => Answer | Promise<Answer>;
 }
 
 const isAmountChar = (c: number) => (c >= 48 && c <= 57) || c === 46;
+const isDateChar = (c: number) => (c >= 48 && c <= 57) || c === 45;
 
 /** `amount=<digits and dots>` and nothing else (no other name, no escapes), or undefined. */
 function plainAmount(query: string): string | undefined {
   if (!query.startsWith('amount=') || query.length === 7) return undefined;
   for (let i = 7; i < query.length; i++) if (!isAmountChar(query.charCodeAt(i))) return undefined;
   return query.slice(7);
+}
+
+/** `/v1/USD/2020-06-15`: three characters, then ten digits and dashes (dayParam checks the rest). */
+function datedPath(path: string): boolean {
+  if (path.length !== 18 || path.charCodeAt(7) !== 47) return false;
+  for (let i = 8; i < 18; i++) if (!isDateChar(path.charCodeAt(i))) return false;
+  return true;
 }
 
 export class FastLane {
@@ -69,17 +82,22 @@ export class FastLane {
     if (!url.startsWith('/v1/')) return undefined;
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const rates = this.parts.market.current.rates;
+    const { market, history, historyLoaded, now } = this.parts;
     // /v1/USD/latest, without a query (an amount makes a body per request: Fastify's path is as good).
     if (q < 0 && path.length === 14 && path.endsWith('/latest')) {
+      const rates = market.current.rates;
       return { route: LATEST_ROUTE, endpoint: 'latest', answer: () => latestAnswer(rates, path.slice(4, 7), undefined) };
     }
     // /v1/rate/EUR/USD, optionally with ?amount=1234.56
     if (path.length === 16 && path.startsWith('/v1/rate/') && path.charCodeAt(12) === 47) {
       const amount = q < 0 ? undefined : plainAmount(url.slice(q + 1));
       if (q >= 0 && amount === undefined) return undefined;
-      const today = utcDay(this.parts.now());
-      return { route: RATE_ROUTE, endpoint: 'rate', answer: () => rateAnswer(rates, today, path.slice(9, 12), path.slice(13, 16), amount) };
+      const rates = market.current.rates;
+      return { route: RATE_ROUTE, endpoint: 'rate', answer: () => rateAnswer(rates, utcDay(now()), path.slice(9, 12), path.slice(13, 16), amount) };
+    }
+    // /v1/USD/2020-06-15 once the seed's history has loaded (before, Fastify's gate answers 503).
+    if (q < 0 && datedPath(path) && (historyLoaded?.loaded ?? true)) {
+      return { route: HISTORY_DAY_ROUTE, endpoint: 'history', answer: () => dayAnswer(history, utcDay(now()), path.slice(4, 7), path.slice(8), undefined) };
     }
     return undefined;
   }
@@ -100,14 +118,9 @@ export class FastLane {
     if (account.expiresAt !== null && account.expiresAt <= at.toISOString()) return false;
     if (!plan.endpoints.includes(matched.endpoint)) return false;
     const { limiter, admission } = this.parts;
+    const cost = this.parts.pointsCost[matched.endpoint];
     // A limit counted in the database (PostgreSQL) is Fastify's to ask; so is a zero-cost endpoint.
-    if ((plan.requestsPerMinute !== null && !limiter.inMemory) || this.parts.pointsCost[matched.endpoint] === 0) return false;
-    let answer: Answer;
-    try {
-      answer = matched.answer();
-    } catch {
-      return false;
-    }
+    if ((plan.requestsPerMinute !== null && !limiter.inMemory) || cost === 0) return false;
     if (!admission.enter()) return false;
     const started = performance.now();
     // The limit last of D2's checks: a request counts once, so Fastify's path is handed the decision.
@@ -117,18 +130,27 @@ export class FastLane {
       if (limit) (req as Decided)[DECIDED] = limit;
       fastify(req, res);
     };
+    // Anything but a 200 (a 429, a 422, a 404, a refused or failed charge) is Fastify's to answer.
+    const charge = (answer: Answer) =>
+      this.parts.meter.charge(account.id, cost).then((charged) => {
+        if (!charged.ok) return handOver();
+        this.send(res, answer, cost, charged.remaining, limit);
+        admission.leave();
+        this.account(found.keyId, account.id, matched, url, cost, charged.remaining, started);
+      }, handOver);
     if (limit && !limit.ok) {
       handOver();
       return true;
     }
-    // A charge refused (402) or failed (503) is asked again by Fastify's path, which answers it.
-    const cost = this.parts.pointsCost[matched.endpoint];
-    this.parts.meter.charge(account.id, cost).then((charged) => {
-      if (!charged.ok) return handOver();
-      this.send(res, answer, cost, charged.remaining, limit);
-      admission.leave();
-      this.account(found.keyId, account.id, matched, url, cost, charged.remaining, started);
-    }, handOver);
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = matched.answer();
+    } catch {
+      handOver();
+      return true;
+    }
+    if (answer instanceof Promise) answer.then(charge, handOver);
+    else charge(answer);
     return true;
   }
 
