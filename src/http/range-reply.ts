@@ -21,11 +21,11 @@ export async function collect(chunks: AsyncIterable<string>): Promise<string> {
   return body;
 }
 
-/** `chunks` as a string is a body built (or kept) before. */
-export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string> | string, stream: boolean): Promise<FastifyReply> {
+/** `chunks` as a string or bytes is a body built (or kept) before. */
+export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string> | string | Buffer, stream: boolean): Promise<FastifyReply> {
   reply.header('cache-control', 'private, no-cache');
-  if (typeof chunks === 'string' || !stream) {
-    const body = typeof chunks === 'string' ? chunks : await collect(chunks);
+  if (typeof chunks === 'string' || Buffer.isBuffer(chunks) || !stream) {
+    const body = typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : await collect(chunks);
     await charge(meter, request, cost);
     return reply.type(CONTENT_TYPES[format]).send(body);
   }

@@ -39,7 +39,8 @@ const KEPT_SYMBOLS = 10;
 
 export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const params = Type.Object({ base_currency: Type.String() });
-  const bodies = new Map<string, string>();
+  // Kept as bytes: sending a 200 KB string encoded it and measured its length on every request.
+  const bodies = new Map<string, Buffer>();
 
   app.get<{ Params: { base_currency: string }; Querystring: RangeQueryString }>(
     '/v1/timeseries/:base_currency',
@@ -63,7 +64,7 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (kept !== undefined) return sendRange(deps.meter, request, reply, cost, format, kept, false);
       const chunks = rangeChunks(series(cols, { base, symbols, start, end, group }), format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
       if (!keep) return sendRange(deps.meter, request, reply, cost, format, chunks, units * 31 > STREAM_AFTER_DAYS);
-      const body = await collect(chunks);
+      const body = Buffer.from(await collect(chunks));
       if (bodies.size >= KEPT_BODIES) bodies.delete(bodies.keys().next().value!);
       bodies.set(key, body);
       return sendRange(deps.meter, request, reply, cost, format, body, false);
