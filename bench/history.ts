@@ -76,6 +76,8 @@ try {
   // The server loads the seed's history in the background, then re-materialises the days it
   // touched: the rows below measure serving once that is done (the peak RSS row still covers it).
   await historySettled(kurs, true, 180_000);
+  // Which phase the peak belongs to: loading and materialising, or serving (columns loaded, ranges).
+  const settledPeak = peakRssMb(kurs.child);
   for (let i = 0; i < 600 && (await get(range).then(async (r) => (await r.arrayBuffer(), r.status))) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
 
   const rows: string[] = [];
@@ -116,7 +118,7 @@ try {
   rows.push(`Materialise the whole history (${whole.days} days): ${(wholeMs / 1000).toFixed(1)} s (≤ 30) → ${wholeMs <= 30_000 ? 'PASS' : 'FAIL'}`);
   rows.push(`Materialise after a daily ingest (${daily.days} days rebuilt): ${dailyMs.toFixed(0)} ms (≤ 300) → ${dailyMs <= 300 ? 'PASS' : 'FAIL'}`);
   const peakRss = peakRssMb(kurs.child);
-  rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
+  rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (${settledPeak?.toFixed(0)} MB before serving) (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
   console.log(rows.join('\n'));
   process.exitCode = rows.some((r) => r.endsWith('FAIL')) ? 1 : 0;
 } finally {

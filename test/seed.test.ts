@@ -9,7 +9,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
 import { buildSeed, formatSeed, loadSeed, type BuiltSeed } from '../src/ingest/seed.js';
-import { batchRows, compressHistory, historyBatches, lastHistoryBatch, formatManifest, historyPart, readSeedHistory, SEED_HISTORY_FILE, type HistoryRow, type SeedHistory } from '../src/ingest/seed-history-file.js';
+import { batchRows, compressHistory, historyBatches, lastBatch, formatManifest, historyPart, openSeedHistory, readSeedHistory, SEED_HISTORY_FILE, type HistoryRow, type SeedHistory } from '../src/ingest/seed-history-file.js';
 import { HistoryReadiness, loadSeedHistory, startSeedHistory } from '../src/ingest/seed-history.js';
 import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
@@ -72,8 +72,30 @@ describe('the history text', () => {
     assert.deepEqual(batchRows(batches[0]!.body)[0], row('2001-01-01', 'USD'));
   });
 
-  test('its last batch is found without reading the rest', () => {
-    for (const max of [1, 2, 3, 4, 500]) assert.deepEqual(lastHistoryBatch(text, max), [...historyBatches(text, max)].at(-1), `maxRows ${max}`);
+  test('streamed from its compressed file, gives the same batches as from the text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurs-history-'));
+    try {
+      const part = historyPart([{ source: 'AAAA', provenance: [], rows: [row('2001-01-01', 'USD'), row('2001-01-01', 'EUR')] }]);
+      writeFileSync(join(dir, 'history.json'), formatManifest(part.manifest));
+      writeFileSync(join(dir, part.manifest.data), await compressHistory(text));
+      const file = await openSeedHistory(pathToFileURL(join(dir, 'history.json')));
+      for (const max of [1, 2, 3, 4, 500]) {
+        const streamed = [];
+        for await (const b of file.batches(max)) streamed.push(b);
+        assert.deepEqual(streamed, [...historyBatches(text, max)], `maxRows ${max}`);
+        assert.deepEqual(await lastBatch(file, max), streamed.at(-1));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the bundled file streams the batches its whole text gives (chunk edges cut no line)', async () => {
+    const [file, whole] = await Promise.all([openSeedHistory(), readSeedHistory()]);
+    const digest = (b: { source: string; body: string }) => `${b.source} ${createHash('sha256').update(b.body).digest('hex')}`;
+    const streamed: string[] = [];
+    for await (const b of file.batches(500)) streamed.push(digest(b));
+    assert.deepEqual(streamed, [...historyBatches(whole.text, 500)].map(digest));
   });
 });
 

@@ -1,7 +1,9 @@
-// History as the server holds it: the materialised days in memory (columns.ts), kept in step with
-// the database. The ingesting instance materialises; the others reload what it wrote. A day that
-// is not materialised, or that an unmaterialised snapshot touches, is computed on the spot from the
-// stored figures with the same pure code, so an answer is never stale or partial.
+// History as the server holds it: the materialised days in the database and, once a range first
+// asks, in memory (columns.ts, ~33 MB), kept in step. A server that is never asked for a range
+// never holds them: a single day is one stored row. The ingesting instance materialises; the others
+// reload what it wrote. A day that is not materialised, or that an unmaterialised snapshot touches,
+// is computed on the spot from the stored figures with the same pure code, so an answer is never
+// stale or partial.
 import type { BlendedRate } from '../blend/blend.js';
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
@@ -10,7 +12,7 @@ import { RatesTable } from '../rates/table.js';
 import type { HistoryMark, Store } from '../store/store.js';
 import { HistoryColumns } from './columns.js';
 import { affectedDays, blendDay, decodeDay, inputWindow, type DayRates } from './day.js';
-import { catchUp, type CatchUp } from './materialise.js';
+import { catchUp, type CatchUp, type DaySink } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
 /** Days past the materialised ones a range may compute on the spot (a day boundary, a slow ingester). */
@@ -20,9 +22,13 @@ const MAX_NEW_DAYS = 7;
 const KEPT_TABLES = 64;
 /** Days read from the database at a time when loading. */
 const LOAD_CHUNK_DAYS = 366;
+/** Where materialised days go while the columns are not loaded: the database alone. */
+const NO_COLUMNS: DaySink = { reserve() {}, set() {} };
 
 export class History {
   private readonly columns = new HistoryColumns();
+  /** Whether `columns` holds every materialised day (after the first range asked for them). */
+  private loaded = false;
   private mark: HistoryMark = { snapshotId: 0, firstDay: null, lastDay: null };
   /** Days touched by snapshots that are not materialised yet. */
   private pending: DayRange[] = [];
@@ -42,20 +48,28 @@ export class History {
     return this.mark;
   }
 
-  /** Loads the stored days (at boot); what later snapshots touched stays pending. */
+  /** Reads what is materialised (at boot); what later snapshots touched stays pending. */
   load(): Promise<void> {
     return this.serial(async () => {
-      const mark = await this.store.historyMark();
-      if (mark.firstDay !== null && mark.lastDay !== null) await this.reload({ from: mark.firstDay, to: mark.lastDay });
-      this.mark = mark;
+      this.mark = await this.store.historyMark();
       await this.findPending();
+    });
+  }
+
+  /** Reads every materialised day into the columns, once (ranges need them all). */
+  private loadColumns(): Promise<void> {
+    return this.serial(async () => {
+      const { firstDay, lastDay } = this.mark;
+      if (this.loaded) return;
+      if (firstDay !== null && lastDay !== null) await this.reload({ from: firstDay, to: lastDay });
+      this.loaded = true;
     });
   }
 
   /** The ingester's part: materialises the days the new data and the calendar touch. */
   materialise(today: string): Promise<CatchUp> {
     return this.serial(async () => {
-      const done = await catchUp(this.store, this.sources, this.graceDays, today, (day, rates) => this.columns.set(day, rates), () => this.stopped);
+      const done = await catchUp(this.store, this.sources, this.graceDays, today, this.loaded ? this.columns : NO_COLUMNS, () => this.stopped);
       this.mark = done.mark;
       this.changed();
       await this.findPending();
@@ -69,7 +83,7 @@ export class History {
       const next = await this.store.historyMark();
       if (next.snapshotId !== this.mark.snapshotId || next.lastDay !== this.mark.lastDay) {
         const span = await this.store.snapshotsAfter(this.mark.snapshotId);
-        if (next.firstDay !== null && next.lastDay !== null) {
+        if (this.loaded && next.firstDay !== null && next.lastDay !== null) {
           for (const range of touchedDays(this.mark, span, next.firstDay, next.lastDay)) await this.reload(range);
         }
         this.mark = next;
@@ -89,13 +103,13 @@ export class History {
     const kept = this.tables.get(day);
     if (kept) return kept;
     const version = this.version;
-    let rates: ReadonlyMap<string, { perUsd: string | Decimal; bankUpdate: string }>;
-    if (this.isReady(day)) rates = this.columns.get(day)!;
-    else {
+    let rates: ReadonlyMap<string, { perUsd: string | Decimal; bankUpdate: string }> | undefined;
+    if (this.isReady(day)) rates = this.loaded ? this.columns.get(day) : await this.stored(day);
+    if (!rates) {
       const computed = await this.compute(day);
       // A day past the materialised ones that no pending snapshot touches is as materialising would
       // write it: keep it for range answers until the ingester writes it.
-      if (version === this.version && this.isNewDay(day)) this.columns.set(day, computed);
+      if (version === this.version && this.loaded && this.isNewDay(day)) this.columns.set(day, computed);
       rates = computed;
     }
     const table = tableOf(day, rates);
@@ -108,7 +122,9 @@ export class History {
 
   /** True when `day` is materialised and no stored snapshot since has touched it. */
   isReady(day: string): boolean {
-    return this.columns.has(day) && !this.pending.some((r) => day >= r.from && day <= r.to);
+    if (this.pending.some((r) => day >= r.from && day <= r.to)) return false;
+    const { firstDay, lastDay } = this.mark;
+    return (firstDay !== null && lastDay !== null && day >= firstDay && day <= lastDay) || this.columns.has(day);
   }
 
   /**
@@ -119,6 +135,10 @@ export class History {
     const { firstDay, lastDay } = this.mark;
     if (firstDay === null || lastDay === null) return undefined;
     if (this.pending.some((r) => r.from <= to && r.to >= from)) return undefined;
+    if (!this.loaded) {
+      await this.loadColumns();
+      return this.range(from, to);
+    }
     // Before the first figure there is nothing to wait for: those days are empty.
     const lo = from < firstDay ? firstDay : from;
     const hi = to < lastDay ? to : lastDay;
@@ -136,12 +156,19 @@ export class History {
     return this.mark.lastDay !== null && day > this.mark.lastDay && !this.pending.some((r) => day >= r.from && day <= r.to);
   }
 
+  /** A materialised day as stored (the columns not being loaded). */
+  private async stored(day: string): Promise<DayRates | undefined> {
+    const [row] = await this.store.historyDays(day, day);
+    return row ? decodeDay(row.rates) : undefined;
+  }
+
   private async compute(day: string): Promise<DayRates> {
     const w = inputWindow(day);
     return blendDay(this.sources, await this.store.observationsBetween(w.from, w.to), day, this.graceDays);
   }
 
   private async reload(range: DayRange): Promise<void> {
+    this.columns.reserve(range.from, range.to);
     for (let from = range.from; from <= range.to; from = addDays(from, LOAD_CHUNK_DAYS)) {
       const to = addDays(from, LOAD_CHUNK_DAYS - 1);
       for (const d of await this.store.historyDays(from, to < range.to ? to : range.to)) this.columns.set(d.day, decodeDay(d.rates));

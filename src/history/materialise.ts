@@ -85,8 +85,14 @@ export interface CatchUp {
   mark: HistoryMark;
 }
 
+/** Where computed days go (the in-memory columns): told each range first, so it can make room once. */
+export interface DaySink {
+  reserve(from: string, to: string): void;
+  set(day: string, rates: DayRates): void;
+}
+
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, onDay: (day: string, rates: DayRates) => void, stopped?: () => boolean): Promise<CatchUp> {
+export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
   const span = await store.snapshotsAfter(mark.snapshotId);
@@ -96,7 +102,10 @@ export async function catchUp(store: Store, sources: readonly SourceInfo[], grac
   const ranges = touchedDays(mark, span, first, today);
   if (ranges.length === 0 && !span) return { ranges, days: 0, mark };
   let days = 0;
-  for (const range of ranges) days += await materialiseRange(store, sources, graceDays, range, onDay, stopped);
+  for (const range of ranges) {
+    sink.reserve(range.from, range.to);
+    days += await materialiseRange(store, sources, graceDays, range, (day, rates) => sink.set(day, rates), stopped);
+  }
   const lastDay = mark.lastDay !== null && mark.lastDay > today ? mark.lastDay : today;
   const next = { snapshotId: span?.lastId ?? mark.snapshotId, firstDay: first, lastDay };
   await store.saveHistoryDays([], next);

@@ -3,9 +3,10 @@
 // by a small JSON manifest (seed/history.json: counts, date ranges, provenance and the SHA-256 of the
 // text) that reviews as a diff. `zcat seed/history.tsv.gz` shows the rows themselves.
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { gunzip, gzip, constants } from 'node:zlib';
+import { constants, createGunzip, gunzip, gzip } from 'node:zlib';
 
 export const SEED_HISTORY_FILE = new URL('../../seed/history.json', import.meta.url);
 
@@ -67,7 +68,7 @@ export function formatManifest(m: HistoryManifest): string {
 
 export const compressHistory = (text: string): Promise<Buffer> => promisify(gzip)(text, { level: constants.Z_BEST_COMPRESSION });
 
-/** Decompression runs on libuv's thread pool, so a server reading it keeps answering. */
+/** The whole text at once: for tests and tools (a server streams it: openSeedHistory). */
 export async function readSeedHistory(manifestFile: URL = SEED_HISTORY_FILE): Promise<SeedHistory> {
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as HistoryManifest;
   const text = (await promisify(gunzip)(await readFile(new URL(manifest.data, manifestFile)))).toString('utf8');
@@ -80,34 +81,93 @@ export interface HistoryBatch {
   body: string;
 }
 
-/** Cuts the text into batches of at most `maxRows` rows of one source each, without parsing them;
- *  lazily, so a server reading it never scans the whole text in one go. */
-export function* historyBatches(text: string, maxRows: number): Generator<HistoryBatch> {
-  let source = '';
-  let start = 0;
-  let rows = 0;
-  let at = 0;
-  while (at < text.length) {
-    const end = text.indexOf('\n', at) + 1 || text.length;
-    if (text.startsWith('# ', at)) {
-      if (rows > 0) yield { source, body: text.slice(start, at) };
-      source = text.slice(at + 2, end - 1);
-      start = end;
-      rows = 0;
-    } else if (++rows === maxRows) {
-      yield { source, body: text.slice(start, end) };
-      start = end;
-      rows = 0;
-    }
-    at = end;
-  }
-  if (rows > 0) yield { source, body: text.slice(start) };
+/** The batches of a history, read afresh on every call (the file is streamed, never held whole). */
+export interface BatchSource {
+  batches(maxRows: number): Iterable<HistoryBatch> | AsyncIterable<HistoryBatch>;
 }
 
-/** The batch historyBatches yields last, found by reading only the last source's rows. */
-export function lastHistoryBatch(text: string, maxRows: number): HistoryBatch | undefined {
+/** Groups lines (each with its newline) into batches of at most `maxRows` rows of one source. */
+class Batcher {
+  private source = '';
+  private lines: string[] = [];
+
+  constructor(private readonly maxRows: number) {}
+
+  /** The batch this line completes, if any. */
+  push(line: string): HistoryBatch | undefined {
+    if (line.startsWith('# ')) {
+      const done = this.flush();
+      this.source = line.slice(2, line.endsWith('\n') ? -1 : undefined);
+      return done;
+    }
+    this.lines.push(line);
+    return this.lines.length === this.maxRows ? this.flush() : undefined;
+  }
+
+  flush(): HistoryBatch | undefined {
+    if (this.lines.length === 0) return undefined;
+    const batch = { source: this.source, body: this.lines.join('') };
+    this.lines = [];
+    return batch;
+  }
+}
+
+/** Cuts lines off `text` from `at`; returns where the unfinished last line starts. */
+function cutLines(text: string, batcher: Batcher, out: HistoryBatch[]): number {
+  let at = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', at)) {
+    const batch = batcher.push(text.slice(at, nl + 1));
+    if (batch) out.push(batch);
+    at = nl + 1;
+  }
+  return at;
+}
+
+/** Cuts the text into batches of at most `maxRows` rows of one source each, without parsing them. */
+export function* historyBatches(text: string, maxRows: number): Generator<HistoryBatch> {
+  const batcher = new Batcher(maxRows);
+  const out: HistoryBatch[] = [];
+  const rest = cutLines(text, batcher, out);
+  yield* out;
+  const last = rest < text.length ? batcher.push(text.slice(rest)) : undefined;
+  if (last) yield last;
+  const tail = batcher.flush();
+  if (tail) yield tail;
+}
+
+/**
+ * The compressed file's batches, decompressed as they are read: the whole text (23 MB, plus the
+ * 23 MB buffer it was decoded from) held at once stayed in the server's memory until a full
+ * collection, on every start. Decompression runs on libuv's thread pool, so requests keep flowing.
+ */
+async function* streamBatches(file: URL, maxRows: number): AsyncGenerator<HistoryBatch> {
+  const batcher = new Batcher(maxRows);
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    const text = rest + decoder.decode(chunk, { stream: true });
+    const out: HistoryBatch[] = [];
+    rest = text.slice(cutLines(text, batcher, out));
+    yield* out;
+  }
+  rest += decoder.decode();
+  const last = rest ? batcher.push(rest) : undefined;
+  if (last) yield last;
+  const tail = batcher.flush();
+  if (tail) yield tail;
+}
+
+/** The bundled history as a batch source: the manifest now, the rows when read. */
+export async function openSeedHistory(manifestFile: URL = SEED_HISTORY_FILE): Promise<BatchSource & { manifest: HistoryManifest }> {
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as HistoryManifest;
+  const data = new URL(manifest.data, manifestFile);
+  return { manifest, batches: (maxRows) => streamBatches(data, maxRows) };
+}
+
+/** The last batch of a source, read through. */
+export async function lastBatch(history: BatchSource, maxRows: number): Promise<HistoryBatch | undefined> {
   let last: HistoryBatch | undefined;
-  for (const batch of historyBatches(text.slice(text.lastIndexOf('\n# ') + 1), maxRows)) last = batch;
+  for await (const batch of history.batches(maxRows)) last = batch;
   return last;
 }
 

@@ -4,7 +4,7 @@
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { ingestPayload, sha256 } from './ingest.js';
-import { batchRows, historyBatches, lastHistoryBatch, readSeedHistory, type SeedHistory } from './seed-history-file.js';
+import { batchRows, historyBatches, lastBatch, openSeedHistory, type BatchSource, type SeedHistory } from './seed-history-file.js';
 
 /** Rows per snapshot: one batch holds the event loop for a few milliseconds (SQLite writes in-process). */
 export const HISTORY_BATCH_ROWS = 500;
@@ -50,7 +50,7 @@ export const MIN_GAP_MS = 10;
 export async function loadSeedHistory(
   store: Store,
   sources: readonly Source[],
-  history: SeedHistory,
+  history: SeedHistory | BatchSource,
   now: () => Date,
   opts: {
     batchRows?: number;
@@ -64,7 +64,8 @@ export async function loadSeedHistory(
 ): Promise<HistoryLoadReport> {
   const maxRows = opts.batchRows ?? HISTORY_BATCH_ROWS;
   const report: HistoryLoadReport = { stored: 0, already: 0, inserted: 0, failed: [] };
-  const last = lastHistoryBatch(history.text, maxRows);
+  const input: BatchSource = 'text' in history ? { batches: (rows) => historyBatches(history.text, rows) } : history;
+  const last = await lastBatch(input, maxRows);
   // Batches are stored in order, so the last one stored means an earlier start finished the load.
   if (!last || (await store.hasSnapshot(last.source, sha256(last.body)))) return report;
   /** How long the last batch held the write lock; 0 after a batch found stored (nothing written). */
@@ -74,7 +75,7 @@ export async function loadSeedHistory(
   // Snapshot ids grow by one per stored snapshot: a version this loop did not make is someone else's
   // (on PostgreSQL a rolled-back id is skipped too: at worst one rebuild more).
   let own = opts.since ?? (await store.dataVersion());
-  for (const batch of historyBatches(history.text, maxRows)) {
+  for await (const batch of input.batches(maxRows)) {
     await pause();
     if (opts.signal?.aborted) break;
     const version = await store.dataVersion();
@@ -135,7 +136,7 @@ export function startSeedHistory(deps: {
   const started = performance.now();
   // Data stored while the file is read counts as foreign too: the baseline is taken first.
   const since = deps.store.dataVersion();
-  const run = Promise.all([readSeedHistory(deps.file), since])
+  const run = Promise.all([openSeedHistory(deps.file), since])
     .then(([history, v]) => loadSeedHistory(deps.store, deps.sources, history, deps.now, { signal: abort.signal, onForeignData: foreign, since: v }))
     .then(async (report) => {
       if (abort.signal.aborted) return;
