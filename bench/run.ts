@@ -79,7 +79,7 @@ const exact = (r: Result, charged: number) => charged >= r.ok && charged <= r.ok
  * Starts `instances` servers (Kurs, or with `meterOnly` node:http plus the meter alone), loads them and
  * returns the result, the points charged (checked against the 2xx count) and the peak RSS seen.
  */
-async function measure(dbUrl: string, store: Store, meter: string, instances: number, accountCount: number, req: Request, meterOnly = false) {
+async function measure(dbUrl: string, store: Store, meter: string, instances: number, accountCount: number, req: Request, meterOnly = false, env: Record<string, string> = {}) {
   const { keys, accounts } = await keysFor(store, accountCount);
   const servers: Running[] = [];
   // A first start on a fresh database loads the bundled history and materialises it in the
@@ -89,7 +89,7 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
     await historySettled(first, dbUrl.startsWith('sqlite:')).finally(() => stop(first));
   }
   for (let i = 0; i < instances; i++) {
-    servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter })));
+    servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter, ...env })));
   }
   if (!meterOnly) await Promise.all(servers.map((s) => historySettled(s, dbUrl.startsWith('sqlite:'))));
   try {
@@ -147,18 +147,23 @@ try {
     rows.push({ name: 'bare node:http, 1 generator', r: one.r, cpu: one.cpu, target: '' }, { name: 'bare node:http, 2 generators', r: two.r, cpu: two.cpu, target: '' });
     return check.ok || one.r.rps >= two.r.rps ? one : two;
   };
-  const kurs = (req: Request, meter = 'batch') => measure(sqliteUrl, sqlite, meter, 1, 1, req);
+  const kurs = (req: Request, meter = 'batch', env: Record<string, string> = {}) => measure(sqliteUrl, sqlite, meter, 1, 1, req, false, env);
+  // The fast lane (src/http/fast-lane.ts) serves rows 1 and 2; their 'b' rows are the same requests
+  // through Fastify's lifecycle (KURS_FAST_LANE=off), against the same baseline: what the lane is worth.
+  const fastifyPath = (name: string, m: Awaited<ReturnType<typeof kurs>>, b: { r: Result; cpu: number }): Row => ({ ...ratioRow(name, '', m, b, 0), id: undefined, target: '', pass: undefined });
 
   if (wanted('1 latest sqlite')) {
     const b = await baseline(LATEST, [probeKey!]);
     const m = await kurs(LATEST);
     rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', m, b, 0.75, 5));
+    if (!QUICK) rows.push(fastifyPath('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await kurs(LATEST, 'batch', { KURS_FAST_LANE: 'off' }), b));
     if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: m.rss > 0 && m.rss <= 200, note: `${m.rss.toFixed(0)} MB` });
   }
   if (wanted('2 rate sqlite')) {
     const req = { path: '/v1/rate/EUR/USD?amount=1234.56' };
     const b = await baseline(req, [probeKey!]);
     rows.push(ratioRow('2 GET /v1/rate/EUR/USD?amount=1234.56, SQLite', 'rate', await kurs(req), b, 0.65));
+    if (!QUICK) rows.push(fastifyPath('2b the same through Fastify, KURS_FAST_LANE=off (informs)', await kurs(req, 'batch', { KURS_FAST_LANE: 'off' }), b));
   }
   if (wanted('3 convert sqlite')) {
     // A new amount on every request, so no answer can come from the conversions kept with the table.
