@@ -18,6 +18,7 @@ import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
 import { guard, machineLine, printTable, readFigures, recordFigures, saturation, type Row } from './report.js';
+import { keepTemplate, templatePath, useTemplate } from './seeded-db.js';
 import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
 
 const args = process.argv.slice(2);
@@ -108,6 +109,10 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
 
 const dir = mkdtempSync(join(tmpdir(), 'kurs-bench-'));
 const sqliteUrl = `sqlite:${join(dir, 'kurs.db')}`;
+// A first start (seed history loaded and materialised) is kept from an earlier run when the seed and
+// the code that writes it are unchanged (bench/seeded-db.ts).
+const template = templatePath();
+const reused = useTemplate(template, join(dir, 'kurs.db'));
 const sqlite = openSqlite(join(dir, 'kurs.db'));
 await sqlite.migrate();
 const { keys: [probeKey] } = await keysFor(sqlite, 1);
@@ -120,6 +125,7 @@ const body = await sample.text();
 const currencies = ((await (await fetch(`${probe.url}/v1/currencies`, { headers: { authorization: probeKey! } })).json()) as { currencies: { currency: string }[] }).currencies.map((c) => c.currency);
 await stop(probe);
 if (sample.status !== 200) throw new Error(`Kurs answered ${sample.status}: ${body}`);
+if (!reused) keepTemplate(join(dir, 'kurs.db'), template);
 const CONVERT = convertRequest(currencies);
 const LATEST: Request = { path: '/v1/USD/latest' };
 
