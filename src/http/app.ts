@@ -123,7 +123,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
   if (deps.fastLane !== false) {
     const { meter, market, pointsCost, now, history, historyLoaded } = routeDeps;
-    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine: logRequests ? (line) => logStream.write(line) : undefined, corsOrigins: deps.corsOrigins ?? '*' });
+    const logLine = logRequests ? (line: string) => void logStream.write(line) : undefined;
+    const onError = (err: unknown) => app.log.error({ err }, 'fast lane failed');
+    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine, onError, corsOrigins: deps.corsOrigins ?? '*' });
   }
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));

@@ -1,13 +1,13 @@
 // The fast lane: the hottest requests, a charged GET of /v1/{base}/latest, /v1/rate/{base}/{target}
-// (at most `?amount=`) or /v1/{base}/{date}, answered on node:http directly when they are plainly fine: a key already
-// verified in the key cache, not expired, on a plan that includes the endpoint, under its request
-// limit when one instance counts it in memory, no Origin, no If-None-Match, a known currency and a
-// rate to give. Fastify's lifecycle (a
-// Request, a Reply, a child logger, hooks in four phases) cost more than half of such a request's
-// CPU on top of a bare server (docs/performance.md); this lane does only the work whose effects
-// can be seen. Anything else, and any request the lane cannot finish with a 200 (a failed charge,
-// an unknown code), goes to Fastify, which answers it as before: the lane changes no answer, which
-// test/fast-lane.test.ts checks byte for byte against the same requests with the lane off.
+// (at most `?amount=`) or /v1/{base}/{date}, answered on node:http directly when they are plainly
+// fine: a key already verified in the key cache, not expired, on a plan that includes the endpoint,
+// under its request limit when one instance counts it in memory, no Origin, no If-None-Match, a
+// known currency and a rate to give. Fastify's lifecycle (a Request, a Reply, a child logger, hooks
+// in four phases) cost more than half of such a request's CPU on top of a bare server
+// (docs/performance.md); this lane does only the work whose effects can be seen. Anything else, and
+// any request the lane cannot finish with a 200 (a failed charge, an unknown code), goes to Fastify,
+// which answers it as before: the lane changes no answer, which test/fast-lane.test.ts checks byte
+// for byte against the same requests with the lane off.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Balances } from '../access/balances.js';
@@ -48,6 +48,8 @@ export interface LaneParts {
   admission: Admission;
   /** Where request lines go (the app's log stream) when they are logged at all (`info` or below). */
   logLine: ((line: string) => void) | undefined;
+  /** A failure after the charge (none is expected): logged, and the connection cut if nothing was sent. */
+  onError: (err: unknown) => void;
   corsOrigins: CorsOrigins;
 }
 
@@ -143,12 +145,19 @@ export class FastLane {
     };
     // Anything but a 200 (a 429, a 422, a 404, a refused or failed charge) is Fastify's to answer.
     const charge = (answer: Answer) =>
-      this.parts.meter.charge(account.id, cost).then((charged) => {
-        if (!charged.ok) return handOver();
-        this.send(res, answer, matched.kept, cost, charged.remaining, limit);
-        admission.leave();
-        this.account(found.keyId, account.id, matched, url, cost, charged.remaining, started);
-      }, handOver);
+      this.parts.meter
+        .charge(account.id, cost)
+        .then((charged) => {
+          if (!charged.ok) return handOver();
+          admission.leave();
+          this.send(res, answer, matched.kept, cost, charged.remaining, limit);
+          this.account(found.keyId, account.id, matched, url, cost, charged.remaining, started);
+        }, handOver)
+        .catch((err: unknown) => {
+          // Charged already: handing over would charge again. Never an unhandled rejection.
+          if (!res.headersSent) res.destroy();
+          this.parts.onError(err);
+        });
     if (limit && !limit.ok) {
       handOver();
       return true;
