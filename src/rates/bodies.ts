@@ -3,12 +3,12 @@
 // a Num tree and decimal.js per target were most of a 150-target conversion's time
 // (docs/performance.md). Every value is a currency code, a decimal or a D7 stamp, so none needs
 // JSON escaping. Validators: the tag of the amount-less answer plus the amount's canonical text.
+// The bulk conversion is written as bytes (conversion.ts); its recent answers are kept here.
 import { CONVERTED_PLACES } from '../money/decimal.js';
-import { amountFrom, multiply, type Amount } from '../money/fixed.js';
+import { multiply, type Amount } from '../money/fixed.js';
+import { type Conversion, conversion } from './conversion.js';
 import type { Entity } from './entity.js';
 import type { PairRate, RatesTable } from './table.js';
-
-const ONE = amountFrom('1');
 
 const strip = (etag: string) => etag.slice(1, -1);
 
@@ -27,79 +27,6 @@ export function latestWithAmount(rates: RatesTable, base: string, amount: Amount
   const parts: string[] = [];
   for (const [code, pair] of pairs) parts.push(`"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`);
   return { body: `{"code":200,"message":"success","rates":{${parts.join(',')}}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
-}
-
-export interface Conversion {
-  body: string;
-  /** Newest last_update among the converted targets (Last-Modified); none if all are missing. */
-  newest: string | undefined;
-}
-
-/** A conversion target from one base: its answer fragments, written once per table and base. */
-interface Leg {
-  readonly code: string;
-  readonly pair: PairRate;
-  /** `"USD":{"rate":…,"converted":` (and after a comma) and `,"last_update":"…"}` around the amount. */
-  readonly head: string;
-  readonly nextHead: string;
-  readonly tail: string;
-  readonly freshUntil: string;
-  /** The last conversion that listed this target: repeats are skipped without a Set per request. */
-  seen: number;
-}
-
-let conversions = 0;
-
-/** The same text as one contiguous string. A template literal gives a tree of its pieces, which
- *  `join` would walk again on every request; measured, that was a quarter of a conversion's time. */
-const flat = (s: string) => Buffer.from(s, 'latin1').toString('latin1');
-
-function legsFrom(rates: RatesTable, base: string, quotes: (code: string) => boolean): ReadonlyMap<string, Leg> {
-  return rates.derived(`legs ${base}`, () => {
-    const legs = new Map<string, Leg>();
-    for (const [code, pair] of rates.pairsFrom(base) ?? []) {
-      if (!quotes(code)) continue;
-      const head = `"${code}":{"rate":${pair.text},"converted":`;
-      const tail = `,"last_update":"${pair.lastUpdate}"}`;
-      legs.set(code, { code, pair, head: flat(head), nextHead: flat(`,${head}`), tail: flat(tail), freshUntil: rates.get(code)!.freshUntil, seen: 0 });
-    }
-    return legs;
-  });
-}
-
-/**
- * POST /v1/rates/convert: each target (upper-cased, first occurrence only) that is a currency Kurs
- * quotes with fresh rates on `day` on both legs; the others are listed in `missing`, in order.
- * The caller has checked that every target is three letters (they are written out unescaped).
- */
-export function conversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
-  const factor = amount ?? ONE;
-  const legs = rates.isFresh(base, day) ? legsFrom(rates, base, quotes) : undefined;
-  // The loop below never yields, so no other conversion can mark a leg while this one runs.
-  const stamp = ++conversions;
-  const missing: string[] = [];
-  let newest: string | undefined;
-  // One piece per target, joined once at the end: appending to a string builds a tree of ~600 pieces
-  // that costs more to flatten, when the body is measured and written, than everything else here.
-  const parts = [`{"code":200,"message":"success","base":"${base}","amount":${factor.text},"rates":{`];
-  for (const raw of targets) {
-    const leg = legs && (legs.get(raw) ?? legs.get(raw.toUpperCase()));
-    if (!leg) {
-      const target = raw.toUpperCase();
-      if (!missing.includes(target)) missing.push(target);
-    } else if (leg.seen !== stamp) {
-      leg.seen = stamp;
-      if (day > leg.freshUntil) {
-        missing.push(leg.code);
-        continue;
-      }
-      const converted = multiply(factor.fixed, leg.pair.fixed, CONVERTED_PLACES);
-      parts.push(`${parts.length === 1 ? leg.head : leg.nextHead}${converted}${leg.tail}`);
-      if (newest === undefined || leg.pair.lastUpdate > newest) newest = leg.pair.lastUpdate;
-    }
-  }
-  parts.push(missing.length === 0 ? '},"missing":[]}' : `},"missing":["${missing.join('","')}"]}`);
-  return { body: parts.join(''), newest };
 }
 
 /** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */
