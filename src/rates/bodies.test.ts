@@ -80,6 +80,16 @@ test('kept conversions: the second asking keeps the answer, later ones reuse it,
   assert.notEqual(ask(['USD', 'JPY'], DAY, other), second);
 });
 
+test('kept conversions: target lists of one digest never share an answer', () => {
+  const rates = table();
+  const ask = (targets: string[]) => JSON.parse(keptConversion(rates, 'EUR', amountFrom('10'), targets, DAY, quotes).body.toString()).missing;
+  // "Aa" and "BB" hash alike under ×31 (as Java's String.hashCode): so do these two lists.
+  assert.deepEqual([ask(['JAa']), ask(['JAa'])], [['JAA'], ['JAA']]);
+  assert.deepEqual(ask(['JBB']), ['JBB']);
+  assert.deepEqual(ask(['JBB']), ['JBB']);
+  assert.deepEqual(ask(['JAa']), ['JAA']);
+});
+
 test('kept conversions are bounded, least recently used out first', () => {
   const rates = table();
   const ask = (n: number) => keptConversion(rates, 'USD', amountFrom(String(n)), ['EUR'], DAY, quotes);

@@ -35,7 +35,7 @@ export const KEPT_CONVERSIONS = 128;
 const ASKED_ONCE = 1024;
 
 interface Kept {
-  answers: Map<string, Conversion>;
+  answers: Map<string, { targets: readonly string[]; answer: Conversion }>;
   asked: Set<string>;
 }
 
@@ -45,6 +45,16 @@ function bounded<K>(c: Map<K, unknown> | Set<K>, max: number, add: () => void): 
   add();
 }
 
+/** A 32-bit digest of the targets, in order. Keys name the targets by it rather than by their ~600
+ *  characters joined: that string's join, flattening and hashing cost ~5 µs on every conversion. */
+function digestOf(targets: readonly string[]): number {
+  let h = targets.length;
+  for (const t of targets) for (let i = 0; i < t.length; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+  return h;
+}
+
+const sameTargets = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
 /**
  * `conversion`, answered from the table's recent answers when the same conversion is asked again on
  * the same day: a shop showing one price in 150 currencies asks the same thing on every page view,
@@ -52,18 +62,20 @@ function bounded<K>(c: Map<K, unknown> | Set<K>, max: number, add: () => void): 
  * whole body, a repeated answer then costs a lookup instead of 150 multiplications. An answer is
  * kept only from its second asking: keeping every one made a stream of distinct amounts 16% slower
  * (each kept 12 KB answer outlives the young generation). See docs/performance.md.
+ * A kept answer keeps its targets, compared on a hit: two target lists of one digest are a miss,
+ * never the wrong answer (and at worst an answer is kept on its first asking).
  */
 export function keptConversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
   const kept = rates.derived<Kept>('conversions', () => ({ answers: new Map(), asked: new Set() }));
-  const key = `${day} ${base} ${amount?.text ?? ''} ${targets.join(',')}`;
+  const key = `${day} ${base} ${amount?.text ?? ''} ${digestOf(targets)}`;
   const found = kept.answers.get(key);
-  if (found) {
+  if (found && sameTargets(found.targets, targets)) {
     kept.answers.delete(key); // most recently used last: the first key is the one to drop
     kept.answers.set(key, found);
-    return found;
+    return found.answer;
   }
   const answer = conversion(rates, base, amount, targets, day, quotes);
-  if (kept.asked.delete(key)) bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, answer));
+  if (kept.asked.delete(key)) bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, { targets: [...targets], answer }));
   else bounded(kept.asked, ASKED_ONCE, () => kept.asked.add(key));
   return answer;
 }
