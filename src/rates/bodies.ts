@@ -75,7 +75,12 @@ export function keptConversion(rates: RatesTable, base: string, amount: Amount |
     return found.answer;
   }
   const answer = conversion(rates, base, amount, targets, day, quotes);
-  if (kept.asked.delete(key)) bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, { targets: [...targets], answer }));
-  else bounded(kept.asked, ASKED_ONCE, () => kept.asked.add(key));
-  return answer;
+  if (!kept.asked.delete(key)) {
+    bounded(kept.asked, ASKED_ONCE, () => kept.asked.add(key));
+    return answer;
+  }
+  // Kept as a copy: the answer is a view of the writer's slab, which it would hold (byte-writer.ts).
+  const copy = { body: Buffer.from(answer.body), newest: answer.newest };
+  bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, { targets: [...targets], answer: copy }));
+  return copy;
 }

@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import { Fixed, multiply } from '../money/fixed.js';
 import { asciiBytes, ByteWriter } from './byte-writer.js';
 
-test('a ByteWriter grows past its first buffer and hands out exactly what was written', () => {
+test('a ByteWriter grows past its first slab and hands out exactly what was written, once', () => {
   const w = new ByteWriter(64);
+  w.ascii('first');
+  const first = w.take();
   const expected: string[] = [];
   for (let i = 0; i < 2_000; i++) {
     const piece = `"P${i}":`;
@@ -16,4 +18,6 @@ test('a ByteWriter grows past its first buffer and hands out exactly what was wr
   assert.equal(w.take().toString('latin1'), expected.join(''));
   w.ascii('again');
   assert.equal(w.take().toString('latin1'), 'again', 'starts over after take');
+  for (let i = 0; i < 100; i++) w.ascii('overwrite?');
+  assert.equal(first.toString('latin1'), 'first', 'an answer taken is never written again');
 });

@@ -1,24 +1,33 @@
-// An answer written as bytes into one reused buffer, then copied out at its exact length. For a
-// body of hundreds of pieces this replaces the string join, its flattening, and the UTF-8 encoding
-// (and length scan) of the result when it is sent. Every piece is ASCII.
+// An answer written as bytes, into slabs of memory handed out as views. For a body of hundreds of
+// pieces this replaces the string join, its flattening, and the UTF-8 encoding (and length scan) of
+// the result when it is sent. Every piece is ASCII.
 import type { Fixed } from '../money/fixed.js';
 import { multiply } from '../money/fixed.js';
 import { FAST_FIGURE_BYTES, multiplyInto } from '../money/fixed-bytes.js';
 
+/** Answers share slabs of this size: no allocation and no copy per answer (a 12 KB Buffer of its own
+ *  cost a malloc, a copy and the upkeep of one more ArrayBuffer, ~1 µs). */
+const SLAB = 256 * 1024;
+
 export class ByteWriter {
   private buf: Buffer;
+  /** Where the answer being written starts. */
+  private start = 0;
   private at = 0;
 
-  constructor(size = 16 * 1024) {
-    this.buf = Buffer.allocUnsafeSlow(size);
+  constructor(private readonly slab = SLAB) {
+    this.buf = Buffer.allocUnsafeSlow(slab);
   }
 
-  /** Makes room for `n` more bytes. */
+  /** Makes room for `n` more bytes: a new slab, with the answer so far, when this one is full. */
   private room(n: number): Buffer {
     if (this.at + n > this.buf.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.buf.length, this.at + n));
-      this.buf.copy(bigger, 0, 0, this.at);
-      this.buf = bigger;
+      const sofar = this.at - this.start;
+      const next = Buffer.allocUnsafeSlow(Math.max(this.slab, 2 * (sofar + n)));
+      this.buf.copy(next, 0, this.start, this.at);
+      this.buf = next;
+      this.start = 0;
+      this.at = sofar;
     }
     return this.buf;
   }
@@ -42,11 +51,11 @@ export class ByteWriter {
     else this.at = end;
   }
 
-  /** The bytes written since the last take, as a Buffer of their own; the writer starts over. */
+  /** The bytes written since the last take, as a view of the slab. They are never written again; the
+   *  slab is freed with its last view, so an answer kept for long should be kept as a copy. */
   take(): Buffer {
-    const out = Buffer.allocUnsafeSlow(this.at);
-    this.buf.copy(out, 0, 0, this.at);
-    this.at = 0;
+    const out = this.buf.subarray(this.start, this.at);
+    this.start = this.at;
     return out;
   }
 }

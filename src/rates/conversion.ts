@@ -8,7 +8,7 @@ import { asciiBytes, ByteWriter } from './byte-writer.js';
 import type { PairRate, RatesTable } from './table.js';
 
 export interface Conversion {
-  /** The JSON answer, ASCII. */
+  /** The JSON answer, ASCII: a view of a slab shared with other answers (copy it to keep it long). */
   body: Buffer;
   /** Newest last_update among the converted targets (Last-Modified); none if all are missing. */
   newest: string | undefined;
