@@ -112,7 +112,7 @@ function recordAgainstOpenApi(app: FastifyInstance): string[] {
     if (route?.startsWith('/docs')) return;
     // A streamed range (D15) cannot be checked as one body; its short forms are strings and are.
     if (payload instanceof Readable) return;
-    // Kept range bodies are sent as bytes (routes/timeseries.ts): checked as their text.
+    // Bytes are pre-serialized too (kept range bodies, the bulk conversion's answer).
     if (Buffer.isBuffer(payload)) payload = payload.toString('utf8');
     if (payload !== undefined && payload !== null && typeof payload !== 'string') {
       problems.push(`${request.method} ${route}: a ${typeof payload} payload, not a pre-serialized string`);

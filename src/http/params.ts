@@ -1,6 +1,6 @@
 // Request values beyond what JSON Schema can say: code shapes (D4) and amounts (D5).
 import { isActiveCurrency } from '../currencies/iso4217.js';
-import { parseAmount } from '../money/decimal.js';
+import { amountText } from '../money/decimal.js';
 import { amountFrom, type Amount } from '../money/fixed.js';
 import { ApiError, type FieldProblem } from './errors.js';
 
@@ -38,9 +38,9 @@ const AMOUNT_PROBLEM = 'must be a positive number no larger than 1e15';
  *  that as an amount of 1 (the plain body, or the rate as the converted figure). */
 export function amountOf(raw: unknown, code: 'invalid_parameter' | 'invalid_body'): Amount | undefined {
   if (raw === undefined) return undefined;
-  const amount = parseAmount(raw);
-  if (!amount) throw ApiError.invalid(code, [{ field: 'amount', message: AMOUNT_PROBLEM }]);
-  return amountFrom(amount.toString());
+  const text = amountText(raw);
+  if (text === null) throw ApiError.invalid(code, [{ field: 'amount', message: AMOUNT_PROBLEM }]);
+  return amountFrom(text);
 }
 
 /** D8: `reciprocal` accepts true/false/1/0. */

@@ -20,15 +20,18 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
 
 /** Resolves like the route's own `return reply`: once the response has been handed over (a reply is
  *  thenable, and an onSend hook may still be at work when send() returns). */
-export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Entity, lastUpdate?: string): Promise<unknown> {
+export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Buffer | Entity, lastUpdate?: string): Promise<unknown> {
+  // A body written as bytes (the bulk conversion's) is sent as it is, without a UTF-8 encoding pass.
+  const built = typeof body === 'string' || Buffer.isBuffer(body);
+  const payload = built ? body : body.body;
   // Cached bodies carry their tag; a body built for this request is hashed now. POST answers get none.
-  const etag = request.method === 'POST' ? undefined : typeof body === 'string' ? entityTag(body) : body.etag;
+  const etag = request.method === 'POST' ? undefined : built ? entityTag(body) : body.etag;
   // Not a 2xx, so not charged (D2/D11); the points headers still go out with it.
   if (etag && noneMatch(request.headers['if-none-match'], etag)) {
     return Promise.resolve(validators(reply, etag, lastUpdate).code(304).send());
   }
   // Validators go on the 2xx or 304 only: an error from the charge must not carry them.
-  return charge(meter, request, cost).then(() => validators(reply, etag, lastUpdate).type(JSON_TYPE).send(typeof body === 'string' ? body : body.body));
+  return charge(meter, request, cost).then(() => validators(reply, etag, lastUpdate).type(JSON_TYPE).send(payload));
 }
 
 function validators(reply: FastifyReply, etag: string | undefined, lastUpdate: string | undefined): FastifyReply {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanDecimal, parseAmount, toRateText } from './decimal.js';
+import fc from 'fast-check';
+import { amountText, cleanDecimal, parseAmount, toRateText } from './decimal.js';
 import { Num, stringify } from './json.js';
 
 test('cleanDecimal removes float noise and keeps published digits', () => {
@@ -30,4 +31,17 @@ test('toRateText keeps 8 significant digits without exponent notation', () => {
 
 test('stringify writes Num as its exact decimal text', () => {
   assert.equal(stringify({ a: new Num('0.30000000000000004000'), b: [new Num('1'), 'x'], c: undefined, d: null }), '{"a":0.30000000000000004000,"b":[1,"x"],"d":null}');
+});
+
+test('amountText is the text of parseAmount, for plain decimals read without decimal.js', () => {
+  const reference = (raw: unknown) => parseAmount(raw)?.toString() ?? null;
+  for (const raw of ['1000.37', '0012.50', '0.000001', '000', '0.0', '1.', '.5', '1e3', ' 1', '999999999999999.99', '1000000000000000', '0001000000000000000', '1,5', '', '-1', '+1', '10.0000', 12.5, null]) {
+    assert.equal(amountText(raw), reference(raw), String(raw));
+  }
+  const digits = fc.string({ unit: fc.constantFrom('0', '0', '0', '1', '5', '9'), maxLength: 20 });
+  const text = fc.oneof(
+    fc.tuple(digits, fc.option(digits)).map(([w, f]) => (f === null ? w : `${w}.${f}`)),
+    fc.string({ unit: fc.constantFrom(...'0123456789.eE+- '.split('')), maxLength: 34 }),
+  );
+  fc.assert(fc.property(text, (raw) => assert.equal(amountText(raw), reference(raw), raw)), { numRuns: 20_000 });
 });

@@ -63,3 +63,37 @@ export function parseAmount(raw: unknown): Decimal | null {
   if (!d.isFinite() || d.lte(0) || d.gt(MAX_AMOUNT)) return null;
   return d;
 }
+
+/** Plain decimals this short have at most 31 significant digits: decimal.js keeps them as they are. */
+const PLAIN_AMOUNT_CHARS = 32;
+
+/**
+ * `parseAmount(raw)?.toString() ?? null`: the canonical text of a D5 amount, or null. A plain decimal
+ * string below 1e15 (`0012.50`) is read here, the rest by decimal.js, which took ~0.7 µs for each.
+ */
+export function amountText(raw: unknown): string | null {
+  if (typeof raw === 'string' && raw.length <= PLAIN_AMOUNT_CHARS) {
+    const plain = plainAmountText(raw);
+    if (plain !== undefined) return plain;
+  }
+  return parseAmount(raw)?.toString() ?? null;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** `\d+(\.\d+)?` above zero and below 1e15, without leading or trailing zeros; else undefined. */
+function plainAmountText(s: string): string | undefined {
+  let i = 0;
+  while (s.charCodeAt(i) === 48) i++;
+  const whole = i;
+  while (isDigit(s.charCodeAt(i))) i++;
+  const wholeEnd = i;
+  if (wholeEnd === 0 || wholeEnd - whole > 15) return undefined;
+  if (i === s.length) return whole === wholeEnd ? undefined : s.slice(whole);
+  if (s.charCodeAt(i) !== 46 || i + 1 === s.length) return undefined;
+  for (i++; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return undefined;
+  let end = s.length;
+  while (s.charCodeAt(end - 1) === 48) end--;
+  if (end === wholeEnd + 1) return whole === wholeEnd ? undefined : s.slice(whole, wholeEnd);
+  return whole === wholeEnd ? `0${s.slice(wholeEnd, end)}` : s.slice(whole, end);
+}

@@ -6,7 +6,7 @@
 
 const PLAIN = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** 2^52: below it `p - q × d` and `2 × rem` are exact too, not just `p` itself. */
-const SMALL = 2 ** 52;
+export const SMALL = 2 ** 52;
 const SMALL_BIG = BigInt(SMALL);
 /** 10^e is exact as a double up to 10^22. */
 const POW10 = Array.from({ length: 23 }, (_, e) => 10 ** e);

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import type { BlendedRate } from '../blend/blend.js';
 import { Decimal } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
 import { amountFrom } from '../money/fixed.js';
-import { conversion, keptConversion, KEPT_CONVERSIONS, latestWithAmount, rateBody } from './bodies.js';
+import { keptConversion, KEPT_CONVERSIONS, latestWithAmount, rateBody } from './bodies.js';
+import { conversion } from './conversion.js';
 import { RatesTable } from './table.js';
 
 const rate = (currency: string, perUsd: string, freshUntil = '2026-11-30', bankUpdate = '2026-11-20 15:00:00'): [string, BlendedRate] => [
@@ -35,14 +37,30 @@ test('conversion equals the stringify reference: order, repeats, case, unknown, 
   const targets = ['jpy', 'USD', 'XYZ', 'usd', 'TRY', 'GBP', 'xyz', 'EUR', 'JPY'];
   for (const [base, amountText] of [['EUR', '1234.56'], ['EUR', '0.000001'], ['EUR', '999999999999999.5'], ['JPY', '7']]) {
     const got = conversion(rates, base!, amountFrom(amountText!), targets, DAY, quotes);
-    assert.equal(got.body, reference(rates, base!, amountText!, targets), amountText);
-    const stamps = Object.values(JSON.parse(got.body).rates as Record<string, { last_update: string }>).map((r) => r.last_update);
+    assert.equal(got.body.toString('latin1'), reference(rates, base!, amountText!, targets), amountText);
+    const stamps = Object.values(JSON.parse(got.body.toString('latin1')).rates as Record<string, { last_update: string }>).map((r) => r.last_update);
     assert.equal(got.newest, stamps.sort().at(-1));
   }
   // Base no longer fresh: everything is missing, once each, and nothing rests on a stamp.
   const stale = conversion(rates, 'TRY', undefined, ['USD', 'usd', 'EUR'], DAY, quotes);
-  assert.equal(stale.body, reference(rates, 'TRY', '1', ['USD', 'usd', 'EUR']));
+  assert.equal(stale.body.toString('latin1'), reference(rates, 'TRY', '1', ['USD', 'usd', 'EUR']));
   assert.equal(stale.newest, undefined);
+});
+
+test('conversion equals the reference on generated targets and amounts', () => {
+  const rates = table();
+  const code = fc.constantFrom('USD', 'usd', 'Eur', 'JPY', 'jPy', 'GBP', 'TRY', 'XYZ', 'abc', 'CHF');
+  const amount = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.integer({ min: 0, max: 12 })).map(([d, s]) => {
+    const t = d.toString().padStart(s + 1, '0');
+    return s === 0 ? t : `${t.slice(0, -s)}.${t.slice(-s)}`;
+  });
+  fc.assert(
+    fc.property(fc.constantFrom('EUR', 'USD', 'JPY', 'TRY'), amount, fc.array(code, { minLength: 1, maxLength: 40 }), (base, amountText, targets) => {
+      const got = conversion(rates, base, amountFrom(amountText), targets, DAY, quotes);
+      assert.equal(got.body.toString('latin1'), reference(rates, base, amountText, targets));
+    }),
+    { numRuns: 2_000 },
+  );
 });
 
 test('kept conversions: the second asking keeps the answer, later ones reuse it, day and table are part of it', () => {
@@ -55,11 +73,21 @@ test('kept conversions: the second asking keeps the answer, later ones reuse it,
   assert.deepEqual(second, first);
   // Freshness depends on the day: the same question on another day is answered anew, and differently.
   const later = (ask(['USD', 'TRY'], '2026-11-05'), ask(['USD', 'TRY'], '2026-11-05'));
-  assert.equal(JSON.parse(later.body).missing.length, 0);
-  assert.deepEqual(JSON.parse(ask(['USD', 'TRY']).body).missing, ['TRY']);
+  assert.equal(JSON.parse(later.body.toString()).missing.length, 0);
+  assert.deepEqual(JSON.parse(ask(['USD', 'TRY']).body.toString()).missing, ['TRY']);
   // A new table (a new blend) starts with nothing kept.
   const other = table();
   assert.notEqual(ask(['USD', 'JPY'], DAY, other), second);
+});
+
+test('kept conversions: target lists of one digest never share an answer', () => {
+  const rates = table();
+  const ask = (targets: string[]) => JSON.parse(keptConversion(rates, 'EUR', amountFrom('10'), targets, DAY, quotes).body.toString()).missing;
+  // "Aa" and "BB" hash alike under ×31 (as Java's String.hashCode): so do these two lists.
+  assert.deepEqual([ask(['JAa']), ask(['JAa'])], [['JAA'], ['JAA']]);
+  assert.deepEqual(ask(['JBB']), ['JBB']);
+  assert.deepEqual(ask(['JBB']), ['JBB']);
+  assert.deepEqual(ask(['JAa']), ['JAA']);
 });
 
 test('kept conversions are bounded, least recently used out first', () => {

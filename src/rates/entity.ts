@@ -8,11 +8,11 @@ export interface Entity {
   readonly etag: string;
 }
 
-export function digest(text: string): string {
+export function digest(text: string | Buffer): string {
   return createHash('sha1').update(text).digest('base64url');
 }
 
-export function entityTag(body: string): string {
+export function entityTag(body: string | Buffer): string {
   return `"${digest(body)}"`;
 }
 

@@ -8,6 +8,7 @@ import { quotedOn } from '../../history/day.js';
 import type { RouteDeps } from '../deps.js';
 import { dayField, dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';
+import { installFlatJsonParser } from '../flat-json.js';
 import { amountOf, currencyProblem, isCurrencyShape } from '../params.js';
 import { type Answer, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
 import { sendCharged } from '../reply.js';
@@ -61,6 +62,9 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
   );
 
+  // The bulk conversion's body, read from its bytes (flat-json.ts). This sets the JSON parser of the
+  // scope the routes are registered in; it gives JSON.parse's value or defers to Fastify's parser.
+  installFlatJsonParser(app);
   app.post<{ Body: { base: string; amount?: number | string; targets: string[]; date?: string } }>(
     '/v1/rates/convert',
     { schema: { body: ConvertBody }, config: { endpoint: 'convert' } },

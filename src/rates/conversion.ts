@@ -1,0 +1,90 @@
+// POST /v1/rates/convert's answer, computed: one piece per target from answer fragments made once per
+// table and base, the converted figures written as digits, all as bytes (byte-writer.ts). Targets
+// are found by their letters' positions in arrays rather than by hashing their strings in a Map.
+// Measured figures and what was tried before: docs/performance.md.
+import { CONVERTED_PLACES } from '../money/decimal.js';
+import { amountFrom, type Amount } from '../money/fixed.js';
+import { asciiBytes, ByteWriter } from './byte-writer.js';
+import type { PairRate, RatesTable } from './table.js';
+
+export interface Conversion {
+  /** The JSON answer, ASCII: a view of a slab shared with other answers (copy it to keep it long). */
+  body: Buffer;
+  /** Newest last_update among the converted targets (Last-Modified); none if all are missing. */
+  newest: string | undefined;
+}
+
+const ONE = amountFrom('1');
+const CODES = 26 ** 3;
+const isUpperCode = (code: string) => /^[A-Z]{3}$/.test(code);
+
+/** Three ASCII letters of either case (the caller has checked the shape) as 0…17575. */
+const codeIndex = (code: string) => ((code.charCodeAt(0) | 32) - 97) * 676 + ((code.charCodeAt(1) | 32) - 97) * 26 + ((code.charCodeAt(2) | 32) - 97);
+
+/** Every code a rates table has held gets a slot, for good: a few hundred at most, as they come from
+ *  tables, never from requests. 0 is no slot. A base's legs are an array by slot. */
+const slots = new Uint16Array(CODES);
+let slotCount = 0;
+const slotOf = (code: string) => slots[codeIndex(code)] || (slots[codeIndex(code)] = ++slotCount);
+
+/** A conversion target from one base: its answer fragments, written once per table and base. */
+interface Leg {
+  readonly code: string;
+  readonly pair: PairRate;
+  /** `"USD":{"rate":…,"converted":` (and after a comma) and `,"last_update":"…"}` around the figure. */
+  readonly head: Buffer;
+  readonly nextHead: Buffer;
+  readonly tail: Buffer;
+  readonly freshUntil: string;
+}
+
+function legsFrom(rates: RatesTable, base: string, quotes: (code: string) => boolean): readonly (Leg | undefined)[] {
+  return rates.derived(`legs ${base}`, () => {
+    const legs: (Leg | undefined)[] = [];
+    for (const [code, pair] of rates.pairsFrom(base) ?? []) {
+      if (!quotes(code) || !isUpperCode(code)) continue;
+      const head = `"${code}":{"rate":${pair.text},"converted":`;
+      const tail = `,"last_update":"${pair.lastUpdate}"}`;
+      legs[slotOf(code)] = { code, pair, head: asciiBytes(head), nextHead: asciiBytes(`,${head}`), tail: asciiBytes(tail), freshUntil: rates.get(code)!.freshUntil };
+    }
+    return legs;
+  });
+}
+
+/** The conversion that last met each code (by codeIndex): repeats are skipped without a Set per
+ *  request. Conversions never yield, so one cannot mark codes while another runs. */
+const seen = new Uint32Array(CODES);
+let stamp = 0;
+const writer = new ByteWriter();
+
+/**
+ * Each target (upper-cased, first occurrence only) that is a currency Kurs quotes with fresh rates on
+ * `day` on both legs; the others are listed in `missing`, in order. The caller has checked that every
+ * target is three ASCII letters (they are looked up by their letters and written out unescaped).
+ */
+export function conversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
+  const factor = amount ?? ONE;
+  const legs = rates.isFresh(base, day) ? legsFrom(rates, base, quotes) : [];
+  if (++stamp === 2 ** 32) (seen.fill(0), (stamp = 1));
+  const missing: string[] = [];
+  let newest: string | undefined;
+  let first = true;
+  writer.ascii(`{"code":200,"message":"success","base":"${base}","amount":${factor.text},"rates":{`);
+  for (const raw of targets) {
+    const index = codeIndex(raw);
+    if (seen[index] === stamp) continue;
+    seen[index] = stamp;
+    const leg = legs[slots[index]!];
+    if (!leg || day > leg.freshUntil) {
+      missing.push(leg ? leg.code : raw.toUpperCase());
+      continue;
+    }
+    writer.bytes(first ? leg.head : leg.nextHead);
+    writer.product(factor.fixed, leg.pair.fixed, CONVERTED_PLACES);
+    writer.bytes(leg.tail);
+    first = false;
+    if (newest === undefined || leg.pair.lastUpdate > newest) newest = leg.pair.lastUpdate;
+  }
+  writer.ascii(missing.length === 0 ? '},"missing":[]}' : `},"missing":["${missing.join('","')}"]}`);
+  return { body: writer.take(), newest };
+}
