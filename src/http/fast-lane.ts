@@ -91,11 +91,11 @@ function datedPath(path: string): boolean {
 export class FastLane {
   constructor(private readonly parts: LaneParts) {}
 
-  private match(url: string): Matched | undefined {
+  private match(url: string, at: Date): Matched | undefined {
     if (!url.startsWith('/v1/')) return undefined;
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const { market, history, historyLoaded, now } = this.parts;
+    const { market, history, historyLoaded } = this.parts;
     // /v1/USD/latest, without a query (an amount makes a body per request: Fastify's path is as good).
     if (q < 0 && path.length === 14 && path.endsWith('/latest')) {
       const rates = market.current.rates;
@@ -106,11 +106,11 @@ export class FastLane {
       const amount = q < 0 ? undefined : plainAmount(url.slice(q + 1));
       if (q >= 0 && amount === undefined) return undefined;
       const rates = market.current.rates;
-      return { route: RATE_ROUTE, endpoint: 'rate', kept: false, answer: () => rateAnswer(rates, utcDay(now()), path.slice(9, 12), path.slice(13, 16), amount) };
+      return { route: RATE_ROUTE, endpoint: 'rate', kept: false, answer: () => rateAnswer(rates, utcDay(at), path.slice(9, 12), path.slice(13, 16), amount) };
     }
     // /v1/USD/2020-06-15 once the seed's history has loaded (before, Fastify's gate answers 503).
     if (q < 0 && datedPath(path) && (historyLoaded?.loaded ?? true)) {
-      return { route: HISTORY_DAY_ROUTE, endpoint: 'history', kept: true, answer: () => dayAnswer(history, utcDay(now()), path.slice(4, 7), path.slice(8), undefined) };
+      return { route: HISTORY_DAY_ROUTE, endpoint: 'history', kept: true, answer: () => dayAnswer(history, utcDay(at), path.slice(4, 7), path.slice(8), undefined) };
     }
     return undefined;
   }
@@ -119,7 +119,8 @@ export class FastLane {
   take(req: IncomingMessage, res: ServerResponse, fastify: Handler): boolean {
     if (req.method !== 'GET' || req.headers.origin !== undefined || req.headers['if-none-match'] !== undefined) return false;
     const url = req.url!;
-    const matched = this.match(url);
+    const at = this.parts.now();
+    const matched = this.match(url, at);
     if (!matched) return false;
     const key = req.headers.authorization;
     if (typeof key !== 'string' || !KEY_SHAPE.test(key)) return false;
@@ -127,7 +128,6 @@ export class FastLane {
     const found = this.parts.keys.lookup(hashKey(key));
     if (found === undefined || found instanceof Promise) return false;
     const { account, plan } = found;
-    const at = this.parts.now();
     if (account.expiresAt !== null && account.expiresAt <= at.toISOString()) return false;
     if (!plan.endpoints.includes(matched.endpoint)) return false;
     const { limiter, admission } = this.parts;

@@ -24,8 +24,9 @@ export async function collect(chunks: AsyncIterable<string>): Promise<string> {
 /** `chunks` as a string or bytes is a body built (or kept) before. */
 export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string> | string | Buffer, stream: boolean): Promise<FastifyReply> {
   reply.header('cache-control', 'private, no-cache');
-  if (typeof chunks === 'string' || Buffer.isBuffer(chunks) || !stream) {
-    const body = typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : await collect(chunks);
+  const built = typeof chunks === 'string' || Buffer.isBuffer(chunks);
+  if (built || !stream) {
+    const body = built ? chunks : await collect(chunks);
     await charge(meter, request, cost);
     return reply.type(CONTENT_TYPES[format]).send(body);
   }
