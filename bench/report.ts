@@ -16,6 +16,8 @@ export interface Row {
   id?: string;
   r?: Result;
   base?: number;
+  /** Kurs over its baseline when not simply `r.rps / base` (the median of interleaved pairs). */
+  ratio?: number;
   /** Server CPU per answered request, µs (from /proc), for this row and for its baseline. */
   cpu?: number;
   baseCpu?: number;
@@ -31,20 +33,23 @@ export interface Figures {
   ratios: Record<string, number>;
 }
 
+/** A row's ratio: as measured in turns, else req/s over the baseline's. */
+export const ratioOf = (r: Row): number | undefined => r.ratio ?? (r.r && r.base ? r.r.rps / r.base : undefined);
+
 export const readFigures = (): Figures => JSON.parse(readFileSync(FIGURES_FILE, 'utf8')) as Figures;
 
 /** `--record`: the ratios of this run become the recorded figures (then copy the table into the README). */
 export function recordFigures(rows: Row[], machine: string): void {
-  const ratios = Object.fromEntries(rows.filter((r) => r.id && r.r && r.base).map((r) => [r.id!, Number((r.r!.rps / r.base!).toFixed(2))]));
+  const ratios = Object.fromEntries(rows.filter((r) => r.id && ratioOf(r) !== undefined).map((r) => [r.id!, Number(ratioOf(r)!.toFixed(2))]));
   writeFileSync(FIGURES_FILE, `${JSON.stringify({ measured: new Date().toISOString(), machine, ratios }, null, 2)}\n`);
 }
 
 /** The guard rows for `--quick`: each measured ratio against its recorded figure less GUARD. */
 export function guard(rows: Row[], figures: Figures): Row[] {
   return rows
-    .filter((r) => r.id && r.r && r.base && figures.ratios[r.id] !== undefined)
+    .filter((r) => r.id && ratioOf(r) !== undefined && figures.ratios[r.id] !== undefined)
     .map((r) => {
-      const ratio = r.r!.rps / r.base!;
+      const ratio = ratioOf(r)!;
       const floor = figures.ratios[r.id!]! * (1 - GUARD);
       return { name: `guard: ${r.name}`, target: `≥ ${floor.toFixed(2)}× (recorded ${figures.ratios[r.id!]!.toFixed(2)}× less ${GUARD * 100}%)`, pass: ratio >= floor, note: `${ratio.toFixed(2)}×` };
     });
@@ -55,11 +60,11 @@ const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.is
 export function printTable(rows: Row[]): void {
   const table = [
     ['scenario', 'req/s', 'baseline req/s', 'ratio', 'p50 ms', 'p99 ms', 'gen CPU', 'server µs/req (base)', 'target', 'result', 'notes'],
-    ...rows.map(({ name, r, base, cpu, baseCpu, target, pass, note }) => [
+    ...rows.map((row) => [row, ratioOf(row)] as const).map(([{ name, r, base, cpu, baseCpu, target, pass, note }, ratio]) => [
       name,
       fmt(r?.rps),
       fmt(base),
-      r && base ? `${(r.rps / base).toFixed(2)}×` : '',
+      ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
       r ? String(r.p50) : '',
       r ? String(r.p99) : '',
       r ? `${Math.round(r.genCpu * 100)}%${r.generators > 1 ? ` ×${r.generators}` : ''}` : '',
@@ -86,7 +91,7 @@ export function saturation(one: Result, two: Result, cpus: number): { text: stri
   const text =
     `Generator check: bare baseline ${one.rps.toFixed(0)} req/s with 1 generator (its CPU ${Math.round(one.genCpu * 100)}% of a core), ` +
     `${two.rps.toFixed(0)} req/s with 2 (${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(0)}%, busiest ${Math.round(two.genCpu * 100)}%): ` +
-    (ok ? 'a second generator does not raise it, so the generator is not the bottleneck.' : 'GENERATOR-BOUND: a second generator raises it; the higher figure is the baseline.') +
+    (ok ? 'a second generator does not raise it, so the generator is not the bottleneck.' : 'GENERATOR-BOUND: a second generator raises it, so the ratios below flatter Kurs.') +
     busy;
   return { text, ok };
 }

@@ -2,12 +2,14 @@
 // against a baseline taken in the same run with the same generator settings (same connections, same
 // headers and bodies, keys and amounts rotated the same way), with autocannon in processes of its
 // own. The HTTP targets compare charged Kurs requests on SQLite, default settings (request logs at
-// `info`), with a bare node:http server sending the same bytes as GET /v1/USD/latest; the PostgreSQL
-// target (with KURS_TEST_DATABASE_URL, on a throwaway database) compares the group-commit meter with
-// the naive one-UPDATE-per-request meter, two instances on one hot account. A filter runs only the
-// scenarios whose name contains it (`extra` adds the meter-only and many-account comparisons).
-// `--quick` runs targets 1–3 for 3 s each and exits non-zero when a ratio falls more than 15% below
-// bench/figures.json; `--record` writes this run's ratios there (report.ts).
+// `info`), with a bare node:http server sending the same bytes as GET /v1/USD/latest, the two loaded
+// in turns (PAIRS rounds each, `versus`); a ratio is the median of the rounds' ratios, and the req/s,
+// p50 and p99 shown are the median round's. The PostgreSQL target (with KURS_TEST_DATABASE_URL, on a
+// throwaway database) compares the group-commit meter with the naive one-UPDATE-per-request meter,
+// two instances on one hot account. A filter runs only the scenarios whose name contains it (`extra`
+// adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (3 pairs of 2 s
+// each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
+// writes this run's ratios there (report.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -24,7 +26,14 @@ import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany,
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
 const RECORD = args.includes('--record');
+/** Seconds per load in the PostgreSQL rows. */
 const SECONDS = QUICK ? 3 : Number(process.env.BENCH_SECONDS ?? 8);
+/** The SQLite ratios are taken in turns, Kurs and its baseline alternately (bare, Kurs, Kurs, bare,
+ *  …): PAIRS rounds of ROUND_SECONDS each. On a shared machine throughput drifts by a quarter within
+ *  a minute (bare node:http measured 14.1k–23.7k req/s in one session), so one baseline followed by
+ *  one Kurs load made each ratio a draw; the median of the pairs' ratios is not moved by one bad round. */
+const PAIRS = QUICK ? 3 : Number(process.env.BENCH_PAIRS ?? 4);
+const ROUND_SECONDS = QUICK ? 2 : Number(process.env.BENCH_ROUND_SECONDS ?? 4);
 const CONNECTIONS = 50;
 const MANY = 100;
 const POINTS = 1_000_000_000;
@@ -43,7 +52,7 @@ const started = performance.now();
 const machine = machineLine(availableParallelism());
 
 /** Unmeasured load first, so that a fresh server is measured with its code compiled (JIT) and its caches warm. */
-const WARM_SECONDS = QUICK ? 1 : 2;
+const WARM_SECONDS = Number(process.env.BENCH_WARM ?? (QUICK ? 1 : 2));
 const warmed = new Set<Running>();
 
 /** Load on the servers, and the CPU they used per answered request (µs). */
@@ -53,10 +62,10 @@ async function warm(servers: Running[], req: Request, keys: string[]): Promise<v
   for (const s of cold) warmed.add(s);
 }
 
-async function load(servers: Running[], req: Request, keys: string[], generators = 1): Promise<{ r: Result; cpu: number }> {
+async function load(servers: Running[], req: Request, keys: string[], generators = 1, seconds = SECONDS): Promise<{ r: Result; cpu: number }> {
   await warm(servers, req, keys);
   const before = servers.map((s) => cpuMsOf(s.child.pid));
-  const r = await loadMany(servers.map((s) => s.url), req, keys, CONNECTIONS, SECONDS, generators);
+  const r = await loadMany(servers.map((s) => s.url), req, keys, CONNECTIONS, seconds, generators);
   const used = servers.reduce((sum, s, i) => sum + cpuMsOf(s.child.pid) - before[i]!, 0);
   return { r, cpu: (used * 1000) / (r.ok + r.non2xx) };
 }
@@ -73,8 +82,9 @@ async function spent(store: Store, accounts: string[]): Promise<number> {
 
 const rows: Row[] = [];
 
-/** autocannon stops with requests in flight: those may be charged without being counted, never the reverse. */
-const exact = (r: Result, charged: number) => charged >= r.ok && charged <= r.ok + CONNECTIONS;
+/** autocannon stops with requests in flight (at each of `loads` stops): those may be charged without
+ *  being counted, never the reverse. */
+const exact = (r: Result, charged: number, loads = 1) => charged >= r.ok && charged <= r.ok + CONNECTIONS * loads;
 
 /**
  * Starts `instances` servers (Kurs, or with `meterOnly` node:http plus the meter alone), loads them and
@@ -107,6 +117,68 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
   }
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** Rounds of one server merged: requests summed, req/s and CPU per request over all of them, the
+ *  median round's latencies and the busiest generator. */
+function merged(rounds: { r: Result; cpu: number }[]): { r: Result; cpu: number } {
+  const sum = (f: (r: Result) => number) => rounds.reduce((a, x) => a + f(x.r), 0);
+  const requests = sum((r) => r.ok + r.non2xx);
+  const r: Result = {
+    rps: median(rounds.map((x) => x.r.rps)),
+    p50: median(rounds.map((x) => x.r.p50)),
+    p99: median(rounds.map((x) => x.r.p99)),
+    ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx),
+    genCpu: Math.max(...rounds.map((x) => x.r.genCpu)),
+    generators: rounds[0]!.r.generators,
+  };
+  return { r, cpu: rounds.reduce((a, x) => a + x.cpu * (x.r.ok + x.r.non2xx), 0) / requests };
+}
+
+interface Versus {
+  m: { r: Result; cpu: number; charged: number; rss: number; exact: boolean };
+  b: { r: Result; cpu: number };
+  /** Kurs's req/s over the baseline's, round by round. */
+  ratios: number[];
+}
+
+/**
+ * One Kurs server on the SQLite database (default settings but `env`) and the bare baseline, loaded
+ * in turn PAIRS times with the same generator settings and the same key; every point charged is
+ * checked against the 2xx count. The order alternates (bare first, then Kurs first) so that a
+ * steady drift of the machine favours neither.
+ */
+async function versus(bare: Running, req: Request, env: Record<string, string> = {}): Promise<Versus> {
+  const { keys, accounts } = await keysFor(sqlite, 1);
+  // The probe's start loaded and materialised the seed's history, so this one finds it there.
+  const kurs = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: sqliteUrl, ...env });
+  try {
+    await historySettled(kurs);
+    await warm([bare], req, keys);
+    await warm([kurs], req, keys);
+    await new Promise((r) => setTimeout(r, 300));
+    const start = await spent(sqlite, accounts);
+    const ks: { r: Result; cpu: number }[] = [];
+    const bs: { r: Result; cpu: number }[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const one = (s: Running) => load([s], req, keys, 1, ROUND_SECONDS);
+      if (i % 2 === 0) bs.push(await one(bare)), ks.push(await one(kurs));
+      else ks.push(await one(kurs)), bs.push(await one(bare));
+    }
+    const rss = peakRssMb(kurs.child) ?? 0;
+    const charged = (await spent(sqlite, accounts)) - start;
+    const m = merged(ks);
+    return { m: { ...m, charged, rss, exact: exact(m.r, charged, PAIRS) }, b: merged(bs), ratios: ks.map((k, i) => k.r.rps / bs[i]!.r.rps) };
+  } finally {
+    await stop(kurs);
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'kurs-bench-'));
 const sqliteUrl = `sqlite:${join(dir, 'kurs.db')}`;
 // A first start (seed history loaded and materialised) is kept from an earlier run when the seed and
@@ -129,59 +201,47 @@ if (!reused) keepTemplate(join(dir, 'kurs.db'), template);
 const CONVERT = convertRequest(currencies);
 const LATEST: Request = { path: '/v1/USD/latest' };
 
-const ratioRow = (name: string, id: string, m: { r: Result; cpu: number; charged: number; exact: boolean }, b: { r: Result; cpu: number }, min: number, p99Max?: number): Row => {
-  const ratio = m.r.rps / b.r.rps;
+/** A row of the SQLite ratios: the median of the pairs' ratios, each pair's in the notes. */
+const ratioRow = (name: string, id: string, { m, b, ratios }: Versus, min: number, p99Max?: number): Row => {
+  const ratio = median(ratios);
   const target = `≥ ${min.toFixed(2)}×${p99Max ? `, p99 ≤ ${p99Max} ms` : ''}`;
   const pass = ratio >= min && (p99Max === undefined || m.r.p99 <= p99Max) && m.exact && m.r.non2xx === 0;
-  return { name, id, r: m.r, base: b.r.rps, cpu: m.cpu, baseCpu: b.cpu, target, pass, note: `${m.charged} points for ${m.r.ok} 2xx${m.exact ? '' : ' (MISMATCH)'}` };
+  const pairs = `pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}`;
+  return { name, id, r: m.r, base: b.r.rps, ratio, cpu: m.cpu, baseCpu: b.cpu, target, pass, note: `${pairs}; ${m.charged} points for ${m.r.ok} 2xx${m.exact ? '' : ' (MISMATCH)'}` };
 };
 
 let generatorCheck = '';
 const bare = await startBare(body);
 try {
-  // Each ratio gets a baseline measured just before it, with the generator settings of its scenario
-  // (a bare server ignores the path, the key and the body, but the generator sends them all the same).
-  // The first one is also run with two generator processes: the saturation evidence.
-  let first = true;
-  const baseline = async (req: Request, keys: string[]) => {
-    const one = await load([bare], req, keys);
-    if (!first) return one;
-    first = false;
-    const two = await load([bare], req, keys, 2);
-    const check = saturation(one.r, two.r, availableParallelism());
-    generatorCheck = check.text;
+  // The evidence that the generator is not the bottleneck (not in --quick): the bare server loaded
+  // by one generator process, then by two, with the same connections in all.
+  if (!QUICK && (wanted('1 latest sqlite') || wanted('2 rate sqlite') || wanted('3 convert sqlite'))) {
+    const one = await load([bare], LATEST, [probeKey!]);
+    const two = await load([bare], LATEST, [probeKey!], 2);
+    generatorCheck = saturation(one.r, two.r, availableParallelism()).text;
     rows.push({ name: 'bare node:http, 1 generator', r: one.r, cpu: one.cpu, target: '' }, { name: 'bare node:http, 2 generators', r: two.r, cpu: two.cpu, target: '' });
-    return check.ok || one.r.rps >= two.r.rps ? one : two;
-  };
-  const kurs = (req: Request, meter = 'batch', env: Record<string, string> = {}) => measure(sqliteUrl, sqlite, meter, 1, 1, req, false, env);
+  }
   // The fast lane (src/http/fast-lane.ts) serves rows 1 and 2; their 'b' rows are the same requests
   // through Fastify's lifecycle (KURS_FAST_LANE=off), against the same baseline: what the lane is worth.
-  const fastifyPath = (name: string, m: Awaited<ReturnType<typeof kurs>>, b: { r: Result; cpu: number }): Row => ({ ...ratioRow(name, '', m, b, 0), id: undefined, target: '', pass: undefined });
+  const informs = (name: string, v: Versus): Row => ({ ...ratioRow(name, '', v, 0), id: undefined, target: '', pass: undefined });
 
   if (wanted('1 latest sqlite')) {
-    const b = await baseline(LATEST, [probeKey!]);
-    const m = await kurs(LATEST);
-    rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', m, b, 0.75, 5));
-    if (!QUICK) rows.push(fastifyPath('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await kurs(LATEST, 'batch', { KURS_FAST_LANE: 'off' }), b));
-    if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: m.rss > 0 && m.rss <= 200, note: `${m.rss.toFixed(0)} MB` });
+    const v = await versus(bare, LATEST);
+    rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', v, 0.75, 5));
+    if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await versus(bare, LATEST, { KURS_FAST_LANE: 'off' })));
+    if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB` });
   }
   if (wanted('2 rate sqlite')) {
     const req = { path: '/v1/rate/EUR/USD?amount=1234.56' };
-    const b = await baseline(req, [probeKey!]);
-    rows.push(ratioRow('2 GET /v1/rate/EUR/USD?amount=1234.56, SQLite', 'rate', await kurs(req), b, 0.65));
-    if (!QUICK) rows.push(fastifyPath('2b the same through Fastify, KURS_FAST_LANE=off (informs)', await kurs(req, 'batch', { KURS_FAST_LANE: 'off' }), b));
+    rows.push(ratioRow('2 GET /v1/rate/EUR/USD?amount=1234.56, SQLite', 'rate', await versus(bare, req), 0.65));
+    if (!QUICK) rows.push(informs('2b the same through Fastify, KURS_FAST_LANE=off (informs)', await versus(bare, req, { KURS_FAST_LANE: 'off' })));
   }
   if (wanted('3 convert sqlite')) {
     // A new amount on every request, so no answer can come from the conversions kept with the table.
-    const varied = { ...CONVERT, vary: true };
-    const b = await baseline(varied, [probeKey!]);
-    rows.push(ratioRow('3 POST /v1/rates/convert, 150 targets, new amount each time, SQLite', 'convert', await kurs(varied), b, 0.3));
-    if (!QUICK) {
-      const same = await kurs(CONVERT);
-      const bs = await baseline(CONVERT, [probeKey!]);
-      rows.push({ ...ratioRow('3b the same request repeated (kept answers; informs)', '', same, bs, 0), id: undefined, target: '', pass: undefined });
-    }
+    rows.push(ratioRow('3 POST /v1/rates/convert, 150 targets, new amount each time, SQLite', 'convert', await versus(bare, { ...CONVERT, vary: true }), 0.3));
+    if (!QUICK) rows.push(informs('3b the same request repeated (kept answers; informs)', await versus(bare, CONVERT)));
   }
+  const kurs = (req: Request, meter = 'batch', env: Record<string, string> = {}) => measure(sqliteUrl, sqlite, meter, 1, 1, req, false, env);
   if (wanted('sqlite naive', true)) {
     const m = await kurs(LATEST, 'direct');
     rows.push({ name: 'GET /v1/USD/latest, SQLite, naive meter', r: m.r, cpu: m.cpu, target: '', note: `${m.charged} points for ${m.r.ok} 2xx` });

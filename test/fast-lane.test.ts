@@ -3,6 +3,7 @@
 // the same points, count the same usage and metrics and log the same request lines. Real HTTP over
 // loopback: the lane sits in front of Fastify in the node:http server, which inject() bypasses.
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { hashKey as hashOf } from '../src/access/keys.js';
@@ -221,6 +222,48 @@ test('while the seed history loads, a dated request in the lane is still 503 wit
     assert.equal(((await ready.json()) as { date: string }).date, '2026-04-10');
     assert.equal(ready.headers.get('x-points-remaining'), '8');
   } finally {
+    await t.close();
+  }
+});
+
+test('keys that change on one kept-alive connection are each charged to their own account', async () => {
+  const t = await testApp({ fastLane: true, keyCache: { ttlMs: 600_000 } });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const a = await t.key({ plan: 'business', points: 100 });
+    const b = await t.key({ plan: 'business', points: 50 });
+    const sockets = new Set<unknown>();
+    const get = (authorization: string) =>
+      new Promise<{ status: number; remaining: string | undefined }>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path: '/v1/USD/latest', agent, headers: { authorization } }, (res) => {
+          res.resume().on('end', () => resolve({ status: res.statusCode!, remaining: res.headers['x-points-remaining'] as string | undefined }));
+        });
+        req.on('socket', (s) => sockets.add(s)).on('error', reject).end();
+      });
+    // Each key's first request fills the key cache through Fastify's path; the rest are the lane's.
+    const seen = [];
+    for (const key of [a.key, b.key, a.key, a.key, b.key, `${a.key.slice(0, -1)}!`, a.key, `kurs_${'A'.repeat(32)}`, b.key]) seen.push(await get(key));
+    assert.equal(sockets.size, 1, 'one connection throughout');
+    assert.deepEqual(seen, [
+      { status: 200, remaining: '99' },
+      { status: 200, remaining: '49' },
+      { status: 200, remaining: '98' },
+      { status: 200, remaining: '97' },
+      { status: 200, remaining: '48' },
+      { status: 401, remaining: undefined },
+      { status: 200, remaining: '96' },
+      { status: 401, remaining: undefined },
+      { status: 200, remaining: '47' },
+    ]);
+    assert.equal((await t.store.getAccount(a.accountId))!.points, 96);
+    assert.equal((await t.store.getAccount(b.accountId))!.points, 47);
+    // Every request after each key's first was the lane's: it served the key switches itself.
+    const laned = metric(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), 'kurs_http_fast_lane_total')[0]!;
+    assert.equal(Number(laned.split(' ')[1]), 5);
+  } finally {
+    agent.destroy();
     await t.close();
   }
 });

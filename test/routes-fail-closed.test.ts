@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DirectMeter } from '../src/access/meter.js';
 import { testApp, type TestApp } from './helpers.js';
 
 describe('a points ledger that cannot be reached fails closed', () => {
@@ -8,9 +9,10 @@ describe('a points ledger that cannot be reached fails closed', () => {
   before(async () => {
     // The real store, behind a meter whose database connection is gone until `reachable`.
     t = await testApp({
-      meter: (store) => ({
-        charge: (accountId, cost) => (reachable ? store.chargeBatch([{ accountId, cost }]).then((r) => r[0]!) : Promise.reject(new Error('Connection terminated unexpectedly'))),
-      }),
+      meter: (store) =>
+        new DirectMeter({
+          charge: (accountId, cost) => (reachable ? store.chargeBatch([{ accountId, cost }]).then((r) => r[0]!) : Promise.reject(new Error('Connection terminated unexpectedly'))),
+        }),
     });
   });
   after(() => t.close());

@@ -59,6 +59,35 @@ describe('points meter on a real SQLite file', () => {
     assert.deepEqual(await meter.charge('acc_err', 1), { ok: true, remaining: 4 });
   });
 
+  test('chargeThen: answers each caller once, after the call returns, and a throwing callback stops no one', async () => {
+    await store.createAccount({ id: 'acc_cb', planId: 'business', points: 3, expiresAt: null, createdAt: NOW });
+    const thrown: unknown[] = [];
+    const meter = new BatchMeter(store, undefined, (err) => thrown.push(err));
+    const seen: string[] = [];
+    const all = Array.from({ length: 5 }, (_, i) =>
+      new Promise<void>((resolve) =>
+        meter.chargeThen(
+          'acc_cb',
+          1,
+          (r) => {
+            seen.push(`${i}:${r.ok}:${r.remaining}`);
+            resolve();
+            if (i === 1) throw new Error('a bug in a callback');
+          },
+          () => seen.push(`${i}:failed`),
+        ),
+      ),
+    );
+    assert.deepEqual(seen, [], 'never answered synchronously');
+    await Promise.all(all);
+    // Grant order is call order; the callback after the throwing one was still answered.
+    assert.deepEqual(seen, ['0:true:2', '1:true:1', '2:true:0', '3:false:0', '4:false:0']);
+    assert.deepEqual(thrown.map((e) => (e as Error).message), ['a bug in a callback']);
+    // The meter is not left busy: a later charge is served.
+    await store.topUp('acc_cb', 1);
+    assert.deepEqual(await meter.charge('acc_cb', 1), { ok: true, remaining: 0 });
+  });
+
   test('the direct meter is one conditional update per charge', async () => {
     await store.createAccount({ id: 'acc_direct', planId: 'business', points: 3, expiresAt: null, createdAt: NOW });
     const meter = new DirectMeter(store);

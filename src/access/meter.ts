@@ -6,6 +6,10 @@ import type { ChargeRequest, ChargeResult, Store } from '../store/store.js';
 export interface Meter {
   /** Takes `cost` points atomically with the balance check; resolves only once the charge is durable. */
   charge(accountId: string, cost: number): Promise<ChargeResult>;
+  /** The same, answered by calling `done` or `failed` (once, never both, never synchronously): for
+   *  the fast lane, where the three promise reactions per request of `charge(…).then(…).catch(…)`
+   *  were measurable. A callback must not throw (what it throws is logged by nobody). */
+  chargeThen(accountId: string, cost: number, done: (r: ChargeResult) => void, failed: (err: unknown) => void): void;
 }
 
 export type MeterKind = 'batch' | 'direct';
@@ -19,11 +23,15 @@ export class DirectMeter implements Meter {
   charge(accountId: string, cost: number): Promise<ChargeResult> {
     return this.store.charge(accountId, cost);
   }
+
+  chargeThen(accountId: string, cost: number, done: (r: ChargeResult) => void, failed: (err: unknown) => void): void {
+    this.store.charge(accountId, cost).then(done, failed);
+  }
 }
 
 interface Waiting extends ChargeRequest {
-  resolve: (r: ChargeResult) => void;
-  reject: (err: unknown) => void;
+  done: (r: ChargeResult) => void;
+  failed: (err: unknown) => void;
 }
 
 /**
@@ -38,31 +46,44 @@ export class BatchMeter implements Meter {
   constructor(
     private readonly store: Pick<Store, 'chargeBatch'>,
     private readonly maxBatch = MAX_BATCH,
+    /** Where a throwing callback's error goes: raised as an uncaught error, after the others are answered. */
+    private readonly callbackError: (err: unknown) => void = (err) =>
+      queueMicrotask(() => {
+        throw err;
+      }),
   ) {}
 
   charge(accountId: string, cost: number): Promise<ChargeResult> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ accountId, cost, resolve, reject });
-      if (!this.busy) {
-        this.busy = true;
-        // One turn of the loop first: on SQLite a charge completes without yielding, so without it
-        // every batch would hold a single request.
-        setImmediate(() => void this.drain());
-      }
-    });
+    return new Promise((resolve, reject) => this.chargeThen(accountId, cost, resolve, reject));
+  }
+
+  chargeThen(accountId: string, cost: number, done: (r: ChargeResult) => void, failed: (err: unknown) => void): void {
+    this.queue.push({ accountId, cost, done, failed });
+    if (!this.busy) {
+      this.busy = true;
+      // One turn of the loop first: on SQLite a charge completes without yielding, so without it
+      // every batch would hold a single request.
+      setImmediate(() => void this.drain());
+    }
   }
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
+      let results: ChargeResult[];
       try {
-        const results = await this.store.chargeBatch(batch);
-        batch.forEach((w, i) => {
-          w.resolve(results[i]!);
-        });
+        results = await this.store.chargeBatch(batch);
       } catch (err) {
         // The transaction rolled back (or its commit is unknown): nobody in it is answered 2xx.
-        for (const w of batch) w.reject(err);
+        for (const w of batch) w.failed(err);
+        continue;
+      }
+      for (let i = 0; i < batch.length; i++) {
+        try {
+          batch[i]!.done(results[i]!);
+        } catch (err) {
+          this.callbackError(err);
+        }
       }
     }
     this.busy = false;

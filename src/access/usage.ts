@@ -11,6 +11,8 @@ export const USAGE_FLUSH_MS = 1_000;
 
 export class UsageRecorder {
   private pending = new Map<string, UsageDay>();
+  /** The row of `pending` added to last (undefined once `pending` is handed to a flush). */
+  private last: UsageDay | undefined;
   private lock: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
 
@@ -25,14 +27,17 @@ export class UsageRecorder {
   }
 
   private add(accountId: string, keyId: string, day: string, requests: number, points: number): void {
-    const key = `${accountId} ${keyId} ${day}`;
-    const row = this.pending.get(key);
-    if (row) {
-      row.requests += requests;
-      row.points += points;
-    } else {
-      this.pending.set(key, { accountId, keyId, day, requests, points });
+    // Most requests come from the key counted just before: its row is added to without building the
+    // map key (a fresh string, hashed on every lookup) again.
+    let row = this.last;
+    if (row === undefined || row.accountId !== accountId || row.keyId !== keyId || row.day !== day) {
+      const key = `${accountId} ${keyId} ${day}`;
+      row = this.pending.get(key);
+      if (!row) this.pending.set(key, (row = { accountId, keyId, day, requests: 0, points: 0 }));
+      this.last = row;
     }
+    row.requests += requests;
+    row.points += points;
   }
 
   start(intervalMs = USAGE_FLUSH_MS): void {
@@ -52,6 +57,7 @@ export class UsageRecorder {
       if (this.pending.size === 0) return;
       const batch = [...this.pending.values()];
       this.pending = new Map();
+      this.last = undefined;
       try {
         await this.store.addUsage(batch);
       } catch (err) {
