@@ -7,8 +7,8 @@
 // p50 and p99 shown are the median round's. The PostgreSQL target (with KURS_TEST_DATABASE_URL, on a
 // throwaway database) compares the group-commit meter with the naive one-UPDATE-per-request meter,
 // two instances on one hot account. A filter runs only the scenarios whose name contains it (`extra`
-// adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (3 pairs of 2 s
-// each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
+// adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (2 pairs of 2 s
+// rounds each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
 // writes this run's ratios there (report.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +32,7 @@ const SECONDS = QUICK ? 3 : Number(process.env.BENCH_SECONDS ?? 8);
  *  …): PAIRS rounds of ROUND_SECONDS each. On a shared machine throughput drifts by a quarter within
  *  a minute (bare node:http measured 14.1k–23.7k req/s in one session), so one baseline followed by
  *  one Kurs load made each ratio a draw; the median of the pairs' ratios is not moved by one bad round. */
-const PAIRS = QUICK ? 3 : Number(process.env.BENCH_PAIRS ?? 4);
+const PAIRS = QUICK ? 2 : Number(process.env.BENCH_PAIRS ?? 4);
 const ROUND_SECONDS = QUICK ? 2 : Number(process.env.BENCH_ROUND_SECONDS ?? 4);
 const CONNECTIONS = 50;
 const MANY = 100;
@@ -319,7 +319,7 @@ async function ingestRow(): Promise<Row> {
 
 if (QUICK) rows.push(...guard(rows, readFigures()));
 printTable(rows);
-console.log(`\n${CONNECTIONS} connections in all, ${SECONDS} s per load, body of GET /v1/USD/latest ${Buffer.byteLength(body)} bytes; ${machine}; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`);
+console.log(`\n${CONNECTIONS} connections in all; SQLite rows ${PAIRS} pairs of ${ROUND_SECONDS} s rounds, PostgreSQL rows ${SECONDS} s per load; body of GET /v1/USD/latest ${Buffer.byteLength(body)} bytes; ${machine}; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`);
 if (generatorCheck) console.log(generatorCheck);
 if (RECORD) recordFigures(rows, machine);
 const failed = rows.filter((r) => r.pass === false);
