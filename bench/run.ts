@@ -123,8 +123,8 @@ const median = (xs: number[]) => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-/** Rounds of one server merged: requests summed, req/s and CPU per request over all of them, the
- *  median round's latencies and the busiest generator. */
+/** Rounds of one server merged: the median round's req/s and latencies, requests summed, CPU per
+ *  request over all rounds, and the busiest generator. */
 function merged(rounds: { r: Result; cpu: number }[]): { r: Result; cpu: number } {
   const sum = (f: (r: Result) => number) => rounds.reduce((a, x) => a + f(x.r), 0);
   const requests = sum((r) => r.ok + r.non2xx);

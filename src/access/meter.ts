@@ -8,7 +8,8 @@ export interface Meter {
   charge(accountId: string, cost: number): Promise<ChargeResult>;
   /** The same, answered by calling `done` or `failed` (once, never both, never synchronously): for
    *  the fast lane, where the three promise reactions per request of `charge(…).then(…).catch(…)`
-   *  were measurable. A callback must not throw (what it throws is logged by nobody). */
+   *  were measurable. A callback should not throw: the batch meter raises what one throws as an
+   *  uncaught error once the rest of its batch is answered; the direct meter, as an unhandled rejection. */
   chargeThen(accountId: string, cost: number, done: (r: ChargeResult) => void, failed: (err: unknown) => void): void;
 }
 

@@ -160,7 +160,8 @@ export class FastLane {
       if (limit) (req as Decided)[DECIDED] = limit;
       fastify(req, res);
     };
-    // A failure after the charge (none is expected): handing over would charge again.
+    // A failure in the lane's own code once the meter has answered (none is expected): the connection
+    // is cut if nothing was sent; handing the request over again could charge it twice.
     const broke = (err: unknown) => {
       if (!res.headersSent) res.destroy();
       this.parts.onError(err);
