@@ -2,12 +2,11 @@
 // Text made by number-to-string costs an allocation and, for doubles above 2^31, V8's slow path
 // unless its small cache holds the figure: 150 converted figures a request were ~10% of its CPU.
 // Here the digits go into the buffer one by one, as ASCII, with integer arithmetic only.
-import { type Fixed, SMALL } from './fixed.js';
+import { type Fixed, POW10, SMALL } from './fixed.js';
 
 /** Room a caller must leave for one figure from the fast path: `0.` and 22 places at most (q < 2^52
  *  has 16 digits, so a longer figure can only be a fraction padded with zeros). */
 export const FAST_FIGURE_BYTES = 24;
-const POW10 = Array.from({ length: 23 }, (_, e) => 10 ** e);
 
 /**
  * `multiply(a, b, places)` as ASCII bytes at `at` in `out`, where FAST_FIGURE_BYTES must be free;

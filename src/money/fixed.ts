@@ -8,8 +8,8 @@ const PLAIN = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** 2^52: below it `p - q × d` and `2 × rem` are exact too, not just `p` itself. */
 export const SMALL = 2 ** 52;
 const SMALL_BIG = BigInt(SMALL);
-/** 10^e is exact as a double up to 10^22. */
-const POW10 = Array.from({ length: 23 }, (_, e) => 10 ** e);
+/** 10^e is exact as a double up to 10^22 (fixed-bytes.ts uses the same table). */
+export const POW10 = Array.from({ length: 23 }, (_, e) => 10 ** e);
 
 export class Fixed {
   /** The digits as a double when that is exact and small, for the fast path. */
