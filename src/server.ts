@@ -53,7 +53,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const meter = createMeter(config.meter, store);
   // History (issue 14): served from what is stored; loaded and caught up in the background.
   const history = new History(store, SOURCES, config.freshnessGraceDays);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, historyLoaded, history });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, historyLoaded, history });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
@@ -87,6 +87,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
   }
   out(`listening on ${url.origin}`);
+  // Said once at boot, so that whoever reads the log knows why not every request is in it.
+  if (config.logSample > 1) {
+    app.log.info(`request lines: every error and slow request, 1 in ${config.logSample} of the others (KURS_LOG_SAMPLE=1 logs every request)`);
+  }
 
   // A new UTC day is a day for history too, data or not (ranges past the materialised days wait for it).
   rebuilds.onDay.push(() => void prune(), () => historyFollower.onData());

@@ -49,7 +49,7 @@ export interface TestApp {
 }
 
 export async function testApp(
-  opts: { now?: Date; seeded?: boolean; history?: boolean; seedHistory?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean } = {},
+  opts: { now?: Date; seeded?: boolean; history?: boolean; seedHistory?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean; logSample?: number } = {},
 ): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
@@ -76,7 +76,7 @@ export async function testApp(
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
   const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}), ...(history ? { history } : {}), ...(opts.historyLoaded ? { historyLoaded: opts.historyLoaded } : {}), ...(opts.fastLane === undefined ? {} : { fastLane: opts.fastLane }) });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}), ...(history ? { history } : {}), ...(opts.historyLoaded ? { historyLoaded: opts.historyLoaded } : {}), ...(opts.fastLane === undefined ? {} : { fastLane: opts.fastLane }), ...(opts.logSample ? { logSample: opts.logSample } : {}) });
   const openApiProblems = recordAgainstOpenApi(app);
   await app.ready();
   return {

@@ -7,17 +7,19 @@ import { loadConfig } from '../src/config.js';
 import { tempDb } from './helpers.js';
 import { startServer, stopServer } from './support/server-process.js';
 
-/** A first start (seed, bootstrap key), one keyed request, then the stdout lines so far. */
-async function firstStart(format: string): Promise<string[]> {
+/** A first start (seed, bootstrap key), one keyed request and one with a wrong key, then the stdout
+ *  lines so far. */
+async function firstStart(format: string, env: Record<string, string> = {}): Promise<string[]> {
   const db = tempDb();
-  const server = await startServer({ KURS_DATABASE_URL: db.url, KURS_LOG_FORMAT: format, KURS_LOG_LEVEL: 'info' });
+  const server = await startServer({ KURS_DATABASE_URL: db.url, KURS_LOG_FORMAT: format, KURS_LOG_LEVEL: 'info', ...env });
   try {
     const key = /^ {2}(kurs_\w+)$/m.exec(server.lines.join('\n'))?.[1];
     assert.ok(key, server.lines.join('\n'));
     assert.equal((await fetch(`${server.url}/v1/EUR/latest`, { headers: { authorization: key } })).status, 200);
-    // Until the request's own log line is out: request lines reach stdout in batches, up to a second
-    // late (the curl line names the URL too, and other lines say "request").
-    const logged = (l: string) => /INFO: request GET \/v1\/EUR\/latest|"msg":"request".*"url":"\/v1\/EUR\/latest"|"url":"\/v1\/EUR\/latest".*"msg":"request"/.test(l);
+    assert.equal((await fetch(`${server.url}/v1/GBP/latest`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
+    // Until the 401's line is out (an error always gets one, sampled or not): request lines reach
+    // stdout in batches, in order, up to a second late.
+    const logged = (l: string) => /INFO: request GET \/v1\/GBP\/latest 401|"url":"\/v1\/GBP\/latest","status":401/.test(l);
     for (let i = 0; i < 250 && !server.lines.some(logged); i++) await sleep(20);
     return [...server.lines];
   } finally {
@@ -39,10 +41,22 @@ describe('log lines', () => {
   });
 
   test('json: every log record is one JSON line, the operator\'s lines stay plain', async () => {
-    const lines = await firstStart('json');
-    const records = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; url?: string });
-    assert.ok(records.some((r) => r.msg === 'request' && r.url === '/v1/EUR/latest' && r.level === 30));
+    const lines = await firstStart('json', { KURS_LOG_SAMPLE: '1' });
+    const records = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; url?: string; sample?: number });
+    assert.ok(records.some((r) => r.msg === 'request' && r.url === '/v1/EUR/latest' && r.level === 30 && r.sample === undefined));
+    assert.ok(records.some((r) => r.msg === 'request' && r.url === '/v1/GBP/latest'));
+    assert.ok(!records.some((r) => r.msg.startsWith('request lines:')), 'no sampling to announce');
     assert.ok(lines.some((l) => l.startsWith('listening on http://')));
+  });
+
+  test('json by default: request lines sampled, said at boot; the error still logged, the first 200 not', async () => {
+    const lines = await firstStart('json');
+    const records = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; url?: string; status?: number });
+    assert.ok(records.some((r) => r.msg === 'request lines: every error and slow request, 1 in 10 of the others (KURS_LOG_SAMPLE=1 logs every request)'));
+    assert.deepEqual(
+      records.filter((r) => r.msg === 'request').map((r) => [r.url, r.status]),
+      [['/v1/GBP/latest', 401]],
+    );
   });
 });
 
@@ -52,4 +66,13 @@ test('KURS_LOG_FORMAT overrides the terminal check; without it a terminal gets p
   assert.equal(loadConfig({ KURS_LOG_FORMAT: 'json' }, true).logFormat, 'json');
   assert.equal(loadConfig({ KURS_LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
   assert.throws(() => loadConfig({ KURS_LOG_FORMAT: 'xml' }, false), /KURS_LOG_FORMAT must be "json" or "pretty", got "xml"/);
+});
+
+test('KURS_LOG_SAMPLE: 10 with JSON logs, 1 at a terminal, a whole number of at least 1 when set', () => {
+  assert.equal(loadConfig({}, false).logSample, 10);
+  assert.equal(loadConfig({}, true).logSample, 1);
+  assert.equal(loadConfig({ KURS_LOG_FORMAT: 'pretty' }, false).logSample, 1);
+  assert.equal(loadConfig({ KURS_LOG_SAMPLE: '1' }, false).logSample, 1);
+  assert.equal(loadConfig({ KURS_LOG_SAMPLE: '25' }, true).logSample, 25);
+  for (const bad of ['0', '-3', '2.5', 'all']) assert.throws(() => loadConfig({ KURS_LOG_SAMPLE: bad }, false), /KURS_LOG_SAMPLE must be a whole number from 1 to 1000000/);
 });

@@ -16,7 +16,7 @@ import { FastLane, laneServer } from './fast-lane.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, JSON_TYPE } from './reply.js';
-import { BatchedLines, redactedUrl, RequestLog } from './request-log.js';
+import { BatchedLines, redactedUrl, RequestLog, RequestSampler } from './request-log.js';
 import { RouteTable } from './route-table.js';
 import { adminRoutes } from './routes/admin.js';
 import { bankRoutes } from './routes/banks.js';
@@ -51,6 +51,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const logStream = deps.logStream ?? new BatchedLines();
   const logRequests = ['info', 'debug', 'trace'].includes(deps.logLevel);
+  // One sampler for both paths: which of them answers a request does not change whether it is logged.
+  const sampler = new RequestSampler(deps.logSample ?? 1);
   // The fast lane (fast-lane.ts) needs the app's parts, made below; the server exists before them.
   let lane: FastLane | undefined;
   const app = Fastify({
@@ -64,7 +66,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       },
     },
     genReqId: () => randomUUID(),
-    logController: new RequestLog(logRequests),
+    logController: new RequestLog(logRequests, sampler),
     serverFactory: (handler, options) => laneServer(options as Parameters<typeof laneServer>[0], () => lane, handler),
     bodyLimit: BODY_LIMIT,
     // HEAD wherever GET is: the same handler, charged like the GET, with the body left out.
@@ -125,7 +127,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     const { meter, market, pointsCost, now, history, historyLoaded } = routeDeps;
     const logLine = logRequests ? (line: string) => void logStream.write(line) : undefined;
     const onError = (err: unknown) => app.log.error({ err }, 'fast lane failed');
-    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine, onError, corsOrigins: deps.corsOrigins ?? '*' });
+    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine, sampler, onError, corsOrigins: deps.corsOrigins ?? '*' });
   }
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));

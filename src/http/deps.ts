@@ -22,6 +22,9 @@ export interface AppDeps {
   logLevel: string;
   /** Where logs go (default stdout, in batches: request-log.ts); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
+  /** KURS_LOG_SAMPLE: successful requests get a request line 1 in this many (request-log.ts); 1,
+   *  every request, when omitted (the server passes the configured value). */
+  logSample?: number;
   /** KURS_ADMIN_TOKEN; the admin API (/admin/v1) exists only when it is set. */
   adminToken?: string;
   /** Timeouts and the concurrency cap; DEFAULT_LIMITS when omitted. */

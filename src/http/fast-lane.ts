@@ -28,7 +28,7 @@ import { KEY_SHAPE } from './auth.js';
 import type { CorsOrigins } from './cors.js';
 import type { Admission } from './limits.js';
 import { JSON_TYPE, REVALIDATE } from './reply.js';
-import { requestLine } from './request-log.js';
+import { requestLine, type RequestSampler } from './request-log.js';
 import type { RequestStats } from './request-stats.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -49,6 +49,8 @@ export interface LaneParts {
   admission: Admission;
   /** Where request lines go (the app's log stream) when they are logged at all (`info` or below). */
   logLine: ((line: string) => void) | undefined;
+  /** Which requests get a line (shared with Fastify's RequestLog). */
+  sampler: RequestSampler;
   /** A failure after the charge (none is expected): logged, and the connection cut if nothing was sent. */
   onError: (err: unknown) => void;
   corsOrigins: CorsOrigins;
@@ -222,7 +224,7 @@ export class FastLane {
 
   /** What Fastify's onResponse hooks and request log do for a charged 200. */
   private account(keyId: string, accountId: string, matched: Matched, url: string, cost: number, remaining: number, started: number, at: Date): void {
-    const { balances, usage, stats, logLine } = this.parts;
+    const { balances, usage, stats, logLine, sampler } = this.parts;
     const ms = performance.now() - started;
     balances.saw(accountId, remaining);
     // Counted on the day the request arrived (Fastify's path: the day it was answered, a few ms later).
@@ -231,7 +233,10 @@ export class FastLane {
     stats.charged(matched.endpoint, cost);
     stats.servedByFastLane();
     // The same line as RequestLog's: the lane takes no URL with a key in it, so none needs redacting.
-    if (logLine) logLine(requestLine(randomUUID(), 'GET', url, 200, Math.round(ms * 10) / 10));
+    if (logLine) {
+      const weight = sampler.weight(200, ms);
+      if (weight > 0) logLine(requestLine(randomUUID(), 'GET', url, 200, Math.round(ms * 10) / 10, Date.now(), weight));
+    }
   }
 }
 

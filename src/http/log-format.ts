@@ -9,7 +9,7 @@ export function prettyLogStream(): NodeJS.WritableStream {
     sync: true,
     singleLine: true,
     translateTime: 'UTC:HH:MM:ss',
-    ignore: 'pid,hostname,reqId,method,url,status,ms',
-    messageFormat: '{msg}{if method} {method} {url} {status} {ms} ms{end}',
+    ignore: 'pid,hostname,reqId,method,url,status,ms,sample',
+    messageFormat: '{msg}{if method} {method} {url} {status} {ms} ms{end}{if sample} (1 in {sample}){end}',
   });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { BatchedLines, LOG_BATCH_LINES, LOG_FLUSH_MS } from './request-log.js';
+import { BatchedLines, LOG_BATCH_LINES, LOG_FLUSH_MS, RequestSampler, requestLine, SLOW_REQUEST_MS } from './request-log.js';
 
 const collector = () => {
   const chunks: string[] = [];
@@ -45,4 +45,21 @@ test('lines still waiting are written when the process dies of an uncaught error
   assert.equal(r.status, 1);
   assert.equal(r.stdout, 'kept\n');
   assert.match(r.stderr, /boom/);
+});
+
+test('the sampler gives every error and slow request a line, and 1 in n of the rest one standing for n', () => {
+  const s = new RequestSampler(3);
+  const weights = [200, 200, 404, 200, 304, 500, 200, 200].map((status) => s.weight(status, 1));
+  // The 3rd and 6th successful answers; 404 and 500 always, without moving the count.
+  assert.deepEqual(weights, [0, 0, 1, 3, 0, 1, 0, 3]);
+  assert.equal(s.weight(200, SLOW_REQUEST_MS), 1, 'a slow request always');
+  assert.deepEqual([1, 2, 3].map(() => new RequestSampler(1).weight(200, 1)), [1, 1, 1], 'at 1, every request');
+});
+
+test('a sampled line says how many requests it stands for; a line of its own does not', () => {
+  const base = requestLine('id', 'GET', '/v1/USD/latest', 200, 0.4, 1_700_000_000_000);
+  assert.equal(JSON.parse(base).sample, undefined);
+  const sampled = requestLine('id', 'GET', '/v1/USD/latest', 200, 0.4, 1_700_000_000_000, 10);
+  assert.deepEqual(JSON.parse(sampled), { ...JSON.parse(base), sample: 10 });
+  assert.ok(sampled.endsWith(',"ms":0.4,"sample":10,"msg":"request"}\n'), 'after ms, as pino writes the Fastify path\'s field');
 });

@@ -104,6 +104,26 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       await store.ping();
     }));
 
+    test('chargeBatch: charges asked for while another write holds a transaction open land outside it', withStore(async (store) => {
+      await store.createAccount({ id: 'acc_1', planId: 'business', points: 500, expiresAt: null, createdAt: NOW });
+      const row = (rate: string) => ({ quote: 'USD', date: '2026-04-13', rate, direction: 'indirect' as const, unit: 1, table: '' });
+      // Snapshots are stored in transactions that span awaits; odd ones hold a rate of null and roll
+      // back at their last insert. Charges are asked for in between; none may roll back with them.
+      const snapshots = Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.storeSnapshot({ source: 'ECBF', name: `s${i}.xml`, sha256: String(i).repeat(64), rows: [row(i % 2 ? (null as unknown as string) : `1.16${i}`)], at: NOW })),
+      );
+      const charges: Promise<{ ok: boolean; remaining: number }[]>[] = [];
+      for (let i = 0; i < 200; i++) {
+        charges.push(store.chargeBatch([{ accountId: 'acc_1', cost: 2 }]));
+        await Promise.resolve();
+      }
+      assert.deepEqual((await snapshots).map((r) => r.status), Array.from({ length: 10 }, (_, i) => (i % 2 ? 'rejected' : 'fulfilled')));
+      const results = await Promise.all(charges);
+      assert.deepEqual(results.map((r) => r[0]!.ok), Array(200).fill(true));
+      assert.deepEqual(results.map((r) => r[0]!.remaining).sort((a, b) => b - a), Array.from({ length: 200 }, (_, i) => 498 - 2 * i));
+      assert.equal((await store.getAccount('acc_1'))!.points, 100);
+    }));
+
     test('snapshots: stored atomically once; a revision is counted; versions grow', withStore(async (store) => {
       assert.equal(await store.dataVersion(), 0);
       const rows = [
