@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { BatchedLines, LOG_BATCH_LINES, LOG_FLUSH_MS, RequestSampler, requestLine, SLOW_REQUEST_MS } from './request-log.js';
+import { BatchedLines, LOG_BATCH_LINES, LOG_BUFFER_BYTES, LOG_FLUSH_MS, RequestSampler, requestLine, SLOW_REQUEST_MS } from './request-log.js';
 
 const collector = () => {
   const chunks: string[] = [];
-  return { chunks, out: { write: (c: string) => chunks.push(c) } };
+  return { chunks, out: { write: (c: Buffer | string) => chunks.push(String(c)) } };
 };
 
 test('request log lines are written together once a batch is full', () => {
@@ -18,6 +18,17 @@ test('request log lines are written together once a batch is full', () => {
   assert.equal(chunks.length, 1);
   assert.equal(chunks[0]!.split('\n').length, LOG_BATCH_LINES + 1);
   assert.ok(chunks[0]!.startsWith('line 0\nline 1\n') && chunks[0]!.endsWith('last\n'));
+});
+
+test('lines in any script, and lines too long for the buffer, come out whole and in order', () => {
+  const { chunks, out } = collector();
+  const log = new BatchedLines(out);
+  const lines = ['Zürich 5 µs\n', '東京 — ₹ 🙂\n', `${'x'.repeat(LOG_BUFFER_BYTES / 2)}\n`, `${'€'.repeat(LOG_BUFFER_BYTES)}\n`, 'after\n'];
+  for (const l of lines) log.write(l);
+  log.flush();
+  assert.equal(chunks.join(''), lines.join(''));
+  // The second half-buffer line could not fit after the first ones, and the huge one was written alone.
+  assert.deepEqual(chunks.map((c) => c.length), [lines[0]!.length + lines[1]!.length, lines[2]!.length, lines[3]!.length, lines[4]!.length]);
 });
 
 test('lines of a quiet server appear within the flush interval', async () => {
