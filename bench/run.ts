@@ -10,17 +10,17 @@
 // adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (2 pairs of 2 s
 // rounds each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
 // writes this run's ratios there (report.ts).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createKey } from '../src/access/accounts.js';
 import { openPostgres, openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
 import { guard, machineLine, printTable, readFigures, recordFigures, saturation, type Row } from './report.js';
+import { median, merged } from './rounds.js';
 import { keepTemplate, templatePath, useTemplate } from './seeded-db.js';
+import { blendRow, historyRows, ingestRow } from './side-rows.js';
 import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
 
 const args = process.argv.slice(2);
@@ -37,10 +37,6 @@ const ROUND_SECONDS = QUICK ? 2 : Number(process.env.BENCH_ROUND_SECONDS ?? 4);
 const CONNECTIONS = 50;
 const MANY = 100;
 const POINTS = 1_000_000_000;
-const INGEST = fileURLToPath(new URL('./ingest-ecb.ts', import.meta.url));
-const BLEND = fileURLToPath(new URL('./blend.ts', import.meta.url));
-const HISTORY = fileURLToPath(new URL('./history.ts', import.meta.url));
-const ECB_HISTORY = fileURLToPath(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.zip', import.meta.url));
 const PG_URL = process.env.KURS_TEST_DATABASE_URL;
 const FILTER = (args.find((a) => !a.startsWith('--')) ?? '').toLowerCase();
 const QUICK_ROWS = ['1 latest sqlite', '2 rate sqlite', '3 convert sqlite'];
@@ -115,29 +111,6 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
   } finally {
     await Promise.all(servers.map(stop));
   }
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-/** Rounds of one server merged: the median round's req/s and latencies, requests summed, CPU per
- *  request over all rounds, and the busiest generator. */
-function merged(rounds: { r: Result; cpu: number }[]): { r: Result; cpu: number } {
-  const sum = (f: (r: Result) => number) => rounds.reduce((a, x) => a + f(x.r), 0);
-  const requests = sum((r) => r.ok + r.non2xx);
-  const r: Result = {
-    rps: median(rounds.map((x) => x.r.rps)),
-    p50: median(rounds.map((x) => x.r.p50)),
-    p99: median(rounds.map((x) => x.r.p99)),
-    ok: sum((r) => r.ok),
-    non2xx: sum((r) => r.non2xx),
-    genCpu: Math.max(...rounds.map((x) => x.r.genCpu)),
-    generators: rounds[0]!.r.generators,
-  };
-  return { r, cpu: rounds.reduce((a, x) => a + x.cpu * (x.r.ok + x.r.non2xx), 0) / requests };
 }
 
 interface Versus {
@@ -294,29 +267,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs a bench script in its own process and parses the JSON it prints; undefined if it fails. */
-async function jsonOf(script: string, args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown> | undefined> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const code = await new Promise((r) => child.on('exit', r));
-  return code === 0 ? JSON.parse(out) : undefined;
-}
-
-async function blendRow(): Promise<Row> {
-  const name = '6b full blend recompute, all sources (ms)';
-  const r = (await jsonOf(BLEND, [], { BENCH_JSON: '1' })) as { first: number; median: number; rows: number } | undefined;
-  if (!r) return { name, target: '≤ 200 ms', note: 'failed: see bench/blend.ts' };
-  return { name, target: '≤ 200 ms', pass: r.median <= 200, note: `median ${r.median.toFixed(0)} ms, first ${r.first.toFixed(0)} ms, ${r.rows} rows` };
-}
-
-async function ingestRow(): Promise<Row> {
-  const name = '6 ingest of the ECB history file, 1999 onward (ms)';
-  const r = (await jsonOf(INGEST, [ECB_HISTORY])) as { ms: number; status: string; inserted: number } | undefined;
-  if (!r) return { name, target: '≤ 5000 ms', note: `skipped or failed: is ${ECB_HISTORY} present?` };
-  return { name, target: '≤ 5000 ms', pass: r.status === 'stored' && r.ms <= 5000, note: `${r.ms.toFixed(0)} ms, ${r.inserted} rates ${r.status}` };
-}
-
 if (QUICK) rows.push(...guard(rows, readFigures()));
 printTable(rows);
 console.log(`\n${CONNECTIONS} connections in all; SQLite rows ${PAIRS} pairs of ${ROUND_SECONDS} s rounds, PostgreSQL rows ${SECONDS} s per load; body of GET /v1/USD/latest ${Buffer.byteLength(body)} bytes; ${machine}; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`);
@@ -328,9 +278,3 @@ console.log(failed.length === 0 ? 'PASS: every target met.' : `FAIL: ${failed.ma
 // the whole history, and their bare baselines send the same range bodies.
 const historyFailed = !QUICK && (FILTER === '' || 'history'.includes(FILTER)) ? await historyRows() : false;
 process.exitCode = failed.length === 0 && !historyFailed ? 0 : 1;
-
-async function historyRows(): Promise<boolean> {
-  console.log('\nHistory (bench/history.ts):');
-  const child = spawn(process.execPath, ['--import', 'tsx', HISTORY], { stdio: 'inherit' });
-  return (await new Promise((r) => child.on('exit', r))) !== 0;
-}
