@@ -58,11 +58,13 @@ export function chargeContract(withStore: (fn: (store: Store) => Promise<void>) 
 
   test('chargeBatch: charges asked for while another write holds a transaction open land outside it', withStore(async (store) => {
     await store.createAccount({ id: 'acc_1', planId: 'business', points: 500, expiresAt: null, createdAt: NOW });
-    const row = (rate: string) => ({ quote: 'USD', date: '2026-04-13', rate, direction: 'indirect' as const, unit: 1, table: '' });
+    // A date of its own per snapshot: on PostgreSQL they run on separate connections, and two
+    // inserting the same (source, quote, date) would make one fail on the unique key.
+    const row = (i: number, rate: string) => ({ quote: 'USD', date: `2026-04-${String(10 + i).padStart(2, '0')}`, rate, direction: 'indirect' as const, unit: 1, table: '' });
     // Snapshots are stored in transactions that span awaits; odd ones hold a rate of null and roll
     // back at their last insert. Charges are asked for in between; none may roll back with them.
     const snapshots = Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => store.storeSnapshot({ source: 'ECBF', name: `s${i}.xml`, sha256: String(i).repeat(64), rows: [row(i % 2 ? (null as unknown as string) : `1.16${i}`)], at: NOW })),
+      Array.from({ length: 10 }, (_, i) => store.storeSnapshot({ source: 'ECBF', name: `s${i}.xml`, sha256: String(i).repeat(64), rows: [row(i, i % 2 ? (null as unknown as string) : `1.16${i}`)], at: NOW })),
     );
     const charges: Promise<{ ok: boolean; remaining: number }[]>[] = [];
     for (let i = 0; i < 200; i++) {
