@@ -1,7 +1,8 @@
 // How instances sharing one database agree on who ingests and learn of new data. PostgreSQL: one
 // dedicated connection per instance holds a session advisory lock (the ingester) and LISTENs on
 // DATA_CHANNEL. SQLite is one process: it always ingests and polls for data stored by the CLI.
-import pg from 'pg';
+import type pg from 'pg';
+import { pgLib } from './pg-lib.js';
 import { DATA_CHANNEL } from './snapshot-sql.js';
 
 export interface CoordinationEvents {
@@ -83,7 +84,7 @@ export class PgCoordination implements Coordination {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: this.connectTimeoutMs, query_timeout: this.connectTimeoutMs, keepAlive: true });
+    const client = new (pgLib().Client)({ connectionString: this.url, connectionTimeoutMillis: this.connectTimeoutMs, query_timeout: this.connectTimeoutMs, keepAlive: true });
     client.on('error', () => this.drop());
     client.on('end', () => this.drop());
     client.on('notification', () => this.events!.onData());

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
-import pg from 'pg';
 import type { SqliteSync } from '../config.js';
+import { pgLib } from './pg-lib.js';
 import type { Database } from './schema.js';
 import { SqlStore } from './sql-store.js';
 import type { Store } from './store.js';
@@ -29,7 +29,7 @@ export const redactDbUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/,
 
 export function openPostgres(url: string, options: Partial<PgOptions> = {}): Store {
   const o = { ...PG_DEFAULTS, ...options };
-  const pool = new pg.Pool({ connectionString: url, max: o.poolSize, connectionTimeoutMillis: o.connectTimeoutMs, query_timeout: o.queryTimeoutMs, keepAlive: true });
+  const pool = new (pgLib().Pool)({ connectionString: url, max: o.poolSize, connectionTimeoutMillis: o.connectTimeoutMs, query_timeout: o.queryTimeoutMs, keepAlive: true });
   // A client losing its connection must not crash the process: idle ones report to the pool, and a
   // checked-out one (between two statements of a transaction) emits on itself. The query in hand
   // fails instead, the pool drops the client, and the next query connects afresh.
