@@ -31,8 +31,8 @@ test('materialiseRange computes and stores every day, with a turn of the event l
   assert.equal(count, 40);
   const gaps = turns.map((n, i) => n - (turns[i - 1] ?? 0));
   assert.ok(turns.length >= 40 / YIELD_DAYS && Math.max(...gaps) <= YIELD_DAYS, `days between turns: ${gaps.join(' ')}`);
-  // Each day's EUR per USD is the inverse of that day's ECB rate, and every day was stored.
-  // Each day blends its own ECB figure: EUR per USD is the inverse of that day's rate.
+  // Each day blends its own ECB figure (EUR per USD is the inverse of that day's rate), and every
+  // day was stored.
   assert.deepEqual(usd.slice(0, 3), ['0.909090909090909', '0.908265213442325', '0.907441016333938']);
   assert.ok(usd.every((perUsd, i) => Math.abs(Number(perUsd) * Number(rows[i]!.rate) - 1) < 1e-12));
   const stored = await store.historyDays(first, days.at(-1)!);
