@@ -1,11 +1,6 @@
-// Pure helpers for the bench's rounds: a median, and the rounds of one server merged into one result.
+// The rounds of one server merged into one result (a pure helper of the bench's).
+import { median } from '../src/blend/consensus.js';
 import type { Result } from './servers.js';
-
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Rounds of one server merged: the median round's req/s and latencies, requests summed, CPU per
  *  request over all rounds, and the busiest generator. */
