@@ -1,5 +1,5 @@
 // The bench's table, its generator-saturation evidence, and the regression guard: the ratios the
-// README quotes live in bench/figures.json (the README's table is written from the same run), and
+// docs/performance.md quotes live in bench/figures.json (its table is written from the same run), and
 // `npm run bench -- --quick` fails when a ratio falls more than GUARD below its recorded figure.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -38,7 +38,7 @@ export const ratioOf = (r: Row): number | undefined => r.ratio ?? (r.r && r.base
 
 export const readFigures = (): Figures => JSON.parse(readFileSync(FIGURES_FILE, 'utf8')) as Figures;
 
-/** `--record`: the ratios of this run become the recorded figures (then copy the table into the README). */
+/** `--record`: the ratios of this run become the recorded figures (then copy the table into docs/performance.md). */
 export function recordFigures(rows: Row[], machine: string): void {
   const ratios = Object.fromEntries(rows.filter((r) => r.id && ratioOf(r) !== undefined).map((r) => [r.id!, Number(ratioOf(r)!.toFixed(2))]));
   writeFileSync(FIGURES_FILE, `${JSON.stringify({ measured: new Date().toISOString(), machine, ratios }, null, 2)}\n`);

@@ -29,7 +29,7 @@ export interface Config {
   /** How long a verified API key is trusted without asking the database (KURS_KEY_CACHE_MS; 0: never). */
   keyCacheMs: number;
   /** SQLite `synchronous`: `normal` (default; durable across process crashes) or `full` (every
-   *  committed charge also survives a power loss, at a cost in req/s: README). KURS_SQLITE_SYNC. */
+   *  committed charge also survives a power loss, at a cost in req/s: docs/configuration.md). KURS_SQLITE_SYNC. */
   sqliteSync: SqliteSync;
   /** Days of usage counts kept (KURS_USAGE_RETENTION_DAYS, default 400); older days are pruned. */
   usageRetentionDays: number;

@@ -1,4 +1,4 @@
-// `kurs keys …`, `kurs accounts …`, `kurs plans list`: the operator's account work (the commands the README documents; scripts rely on them).
+// `kurs keys …`, `kurs accounts …`, `kurs plans list`: the operator's account work (the commands docs/accounts.md documents; scripts rely on them).
 import type { Command } from 'commander';
 import { AccessError, createKey, parseExpiry, updateAccount } from '../access/accounts.js';
 import { refillAccounts } from '../access/refill.js';

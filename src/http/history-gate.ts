@@ -9,7 +9,7 @@ import { dayParam } from './history-params.js';
 import { schemaProperties } from './known-params.js';
 
 const RANGE_ENDPOINTS = new Set(['history', 'timeseries', 'fluctuation']);
-/** The load takes tens of seconds on a small machine (README "History seed"). */
+/** The load takes tens of seconds on a small machine (docs/history.md, "The history seed"). */
 export const HISTORY_RETRY_SECONDS = 10;
 
 type Dates = { date?: unknown; start?: unknown; end?: unknown } | null | undefined;

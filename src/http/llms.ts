@@ -1,7 +1,7 @@
 // /llms.txt and /llms-full.txt (llmstxt.org), written from the two sources a person reads: the
-// OpenAPI document (every operation, its parameters and an example call) and the README's API
-// section (the rules: envelope, errors, points, caching). Built from those at the first request,
-// so the text cannot drift from either.
+// OpenAPI document (every operation, its parameters and an example call) and docs/api.md (the
+// interface and the rules a client meets: envelope, errors, points, caching, history, usage).
+// Built from those at the first request, so the text cannot drift from either.
 import { ERROR_STATUS } from './errors.js';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; description?: string; example?: unknown }
@@ -13,12 +13,10 @@ export const BASE_PLACEHOLDER = '{{KURS_BASE_URL}}';
 
 const HIDDEN = /^\/(docs|admin)\b/;
 
-/** The README from `## The API` up to `## Data`, without the admin API (operators, not clients). */
-export function apiSection(readme: string): string {
-  const start = readme.indexOf('\n## The API');
-  const end = readme.indexOf('\n## Data', start);
-  if (start < 0 || end < 0) throw new Error('README.md has no "## The API" … "## Data" section');
-  return readme.slice(start + 1, end).replace(/\n### Admin API[\s\S]*?(?=\n## |\n### |$)/, '\n').trim();
+/** docs/api.md without its title: written for clients, so it holds no admin API and no server internals. */
+export function apiRules(apiDoc: string): string {
+  if (!apiDoc.startsWith('# ')) throw new Error('docs/api.md does not start with its "# " title');
+  return apiDoc.slice(apiDoc.indexOf('\n') + 1).trim();
 }
 
 function operations(doc: OpenApiDoc): { method: string; path: string; op: Operation }[] {
@@ -78,8 +76,8 @@ export function llmsTxt(doc: OpenApiDoc): string {
   return lines.join('\n');
 }
 
-/** The long file: the short one's parts, each operation in detail, and the README's API section. */
-export function llmsFullTxt(doc: OpenApiDoc, readme: string): string {
+/** The long file: the short one's parts, each operation in detail, and docs/api.md. */
+export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string): string {
   const lines = [...header(doc), '## Endpoints', ''];
   for (const { method, path, op } of operations(doc)) {
     lines.push(`### ${method} ${path}`, '', oneLine(op.summary) + '.', ...(op.description ? ['', oneLine(op.description)] : []), '');
@@ -91,6 +89,6 @@ export function llmsFullTxt(doc: OpenApiDoc, readme: string): string {
     const statuses = Object.entries(op.responses ?? {}).map(([status, r]) => `- ${status}: ${oneLine(r.description)}`);
     lines.push(...(op.parameters?.length ? [''] : []), 'Example:', '', '```sh', exampleCall(method, path, op), '```', '', 'Answers:', '', ...statuses, '');
   }
-  lines.push(...errorCodes(), ...POINTS, '# The rules, from the README', '', apiSection(readme).replace(/^#/gm, '##'), '');
+  lines.push(...errorCodes(), ...POINTS, '# The interface and its rules, from docs/api.md', '', apiRules(apiDoc), '');
   return lines.join('\n');
 }

@@ -61,7 +61,7 @@ export class BatchedLines {
 export const SLOW_REQUEST_MS = 1_000;
 
 /**
- * Which answered requests get a request line (KURS_LOG_SAMPLE; README, "Request logs"): every
+ * Which answered requests get a request line (KURS_LOG_SAMPLE; docs/operations.md, "Logs"): every
  * error (status 400 and up) and every slow request, and 1 in `every` of the rest. At `info` a line
  * for each of those cost about 3% of a charged GET's throughput, for lines that tell an operator
  * little one by one: /metrics counts every request and /v1/usage every charge. One counter for the
