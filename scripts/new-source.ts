@@ -57,7 +57,7 @@ function main(argv: readonly string[]): number {
   }
   const { dir, skip } = fixtureDir(code);
   const files = skip ? [] : readdirSync(dir).filter((f) => f !== 'SOURCE.md').sort();
-  if (skip) console.warn(`${skip}: record the feed's payloads there first (CONTRIBUTING.md).`);
+  if (skip) console.warn(`${skip} (nor in ../shared/fixtures/wave3/${code}): record the feed's payloads first (CONTRIBUTING.md).`);
   writeFileSync(adapter, adapterFile(code));
   writeFileSync(test, testFile(code, files));
   writeFileSync(at('src/sources/index.ts'), register(readFileSync(at('src/sources/index.ts'), 'utf8'), code));

@@ -55,7 +55,8 @@ export const source: SyncSource = {
 `;
 }
 
-/** The test: the recorded payloads in ../shared/fixtures/sources/<CODE>/ (listed when the scaffold ran). */
+/** The test: the recorded payloads in ../shared/fixtures/sources/<CODE>/ (or wave3/<CODE>/, where payloads
+ *  wait for their adapter), listed when the scaffold ran. */
 export function testFile(code: string, files: readonly string[]): string {
   const lower = code.toLowerCase();
   const list = files.map((f) => `  '${f.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}',`).join('\n');
@@ -66,7 +67,7 @@ import { startFeedServer } from '../../../test/support/feed-server.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
-import { ParseError, type Observation } from '../types.js';
+import { NoPublication, ParseError, type Observation } from '../types.js';
 import { source } from './${lower}.js';
 
 const { dir: DIR, skip } = fixtureDir('${code}');
@@ -74,6 +75,11 @@ const { dir: DIR, skip } = fixtureDir('${code}');
 const FILES = [
 ${list}
 ];
+// TODO: the recorded answers that hold no rates by design (a holiday's answer, an empty month): parse
+// throws NoPublication for them.
+const NO_RATES: readonly string[] = [];
+// TODO: a window the recorded payloads cover, so that the round trip asks for what they hold.
+const WINDOW = { from: '2026-03-02', to: '2026-03-06' };
 
 const parseFile = async (name: string): Promise<Observation[]> => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
@@ -84,8 +90,12 @@ describe('${code} recorded payloads', { skip }, () => {
     assert.deepEqual(names.filter((f) => source.accepts(f)), FILES);
   });
 
-  test('every recorded payload parses to rates in the contract', async () => {
+  test('every recorded payload parses to rates in the contract (or is a listed answer without rates)', async () => {
     for (const name of FILES) {
+      if (NO_RATES.includes(name)) {
+        await assert.rejects(async () => parseFile(name), NoPublication, name);
+        continue;
+      }
       const obs = await parseFile(name);
       assert.ok(obs.length > 0, \`\${name} gave no rates\`);
       for (const o of obs) assert.match(\`\${o.date} \${o.quote} \${o.rate}\`, /^\\d{4}-\\d{2}-\\d{2} [A-Z]{3} \\d+(\\.\\d+)?$/, name);
@@ -107,7 +117,7 @@ describe('${code} edge cases', () => {
 
 describe('${code} requests', () => {
   test('the requests for a window are built on the base URL and accepted', () => {
-    const requests = source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1' });
+    const requests = source.requests(WINDOW, { base: 'http://127.0.0.1:1' });
     assert.ok(requests.length > 0);
     for (const r of requests) {
       assert.ok(r.url.startsWith('http://127.0.0.1:1/'), r.url);
@@ -117,10 +127,11 @@ describe('${code} requests', () => {
 
   test('round trip through the local feed server', { skip }, async () => {
     const body = readFileSync(new URL(FILES[0]!, DIR));
-    // TODO: answer the paths requests() asks for with the recorded payloads they stand for.
+    // TODO: answer the paths requests() asks for with the recorded payloads they stand for. A feed
+    // whose current format was not recorded is answered with a hand-written page from testdata/.
     const server = await startFeedServer(() => ({ body }));
     try {
-      const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url }, createHttpClient({ retries: 0 }));
+      const payloads = await fetchSource(source, WINDOW, { base: server.url }, createHttpClient({ retries: 0 }));
       assert.ok(payloads.length > 0);
       assert.deepEqual(await source.parse(payloads[0]!), await parseFile(FILES[0]!));
     } finally {

@@ -6,14 +6,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { planBackfill, runBackfill } from '../src/ingest/backfill.js';
+import { estimate, PER_DAY_CHUNK_DAYS, planBackfill, runBackfill } from '../src/ingest/backfill.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { sourceByCode } from '../src/sources/index.js';
 import type { Source } from '../src/sources/types.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempDb } from './helpers.js';
-import { fixtureDir } from './support/fixtures.js';
+import { fixtureDir, WAVE3_ROOT } from './support/fixtures.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 import { BIN } from './support/server-process.js';
 
@@ -149,6 +149,55 @@ describe('backfill politeness', () => {
       db.cleanup();
       await server.close();
       await other.close();
+    }
+  });
+});
+
+describe('backfill of the Bank of Israel and CBAR (ISRA, NABZ)', { skip: fixtureDir(undefined, WAVE3_ROOT).skip }, () => {
+  const WAVE3 = fileURLToPath(WAVE3_ROOT);
+  const isra = sourceByCode('ISRA')!;
+  const nabz = sourceByCode('NABZ')!;
+  const YEARS = { from: '2000-01-03', to: '2026-11-20' };
+
+  test('planned for 27 years: ISRA one SDMX request, NABZ one bulletin a day in 31-day chunks, estimated first', () => {
+    const { plans } = planBackfill([isra, nabz], YEARS, { sourceUrls: {}, sourceKeys: {} });
+    const [i, n] = plans;
+    assert.deepEqual([i!.host, i!.requests, i!.perDay, i!.windows], ['edge.boi.gov.il', 1, false, [YEARS]]);
+    assert.deepEqual([n!.host, n!.requests, n!.perDay], ['www.cbar.az', 9819, true]);
+    assert.equal(n!.windows.length, Math.ceil(9819 / PER_DAY_CHUNK_DAYS));
+    assert.deepEqual([n!.windows[0], n!.windows.at(-1)!.to], [{ from: '2000-01-03', to: '2000-02-02' }, '2026-11-20']);
+    assert.deepEqual(estimate(plans), { requests: 9819, seconds: 9819, sources: ['NABZ'] });
+  });
+
+  test('runs against a server playing both banks: what was published is stored, the days without it skipped', async () => {
+    const sdmx = readFileSync(new URL('../src/sources/banks/testdata/ISRA-EXR.csv', import.meta.url));
+    const bulletin = readFileSync(`${WAVE3}/NABZ/currencies-02.10.2026.xml`);
+    const server = await startFeedServer((path) => {
+      if (path.startsWith('/ISRA/') && path.includes('startperiod=2014-05-26&endperiod=2014-06-01')) return { body: sdmx, contentType: 'text/csv' };
+      if (path === '/NABZ/currencies/02.10.2026.xml') return { body: bulletin, contentType: 'text/xml' };
+      return undefined;
+    });
+    const db = tempDb();
+    const store = openSqlite(db.path);
+    try {
+      await store.migrate();
+      const sourceUrls = { ISRA: `${server.url}/ISRA`, NABZ: `${server.url}/NABZ` };
+      const now = () => new Date('2026-11-22T12:00:00Z');
+      const run = async () => {
+        const one = (code: string, window: { from: string; to: string }) => planBackfill([sourceByCode(code)!], window, { sourceUrls, sourceKeys: {} }).plans;
+        const plans = [...one('ISRA', { from: '2014-05-26', to: '2014-06-01' }), ...one('NABZ', { from: '2026-09-30', to: '2026-10-04' })];
+        return (await runBackfill(plans, { store, http: createHttpClient({ retries: 0 }), now })).map((r) => [r.source, r.requests, r.payloads, r.inserted, r.already, r.failed.length, r.fetchError]);
+      };
+      assert.deepEqual(await run(), [['ISRA', 1, 1, 14, 0, 0, undefined], ['NABZ', 5, 1, 42, 0, 0, undefined]]);
+      assert.deepEqual(await run(), [['ISRA', 1, 1, 0, 1, 0, undefined], ['NABZ', 5, 1, 0, 1, 0, undefined]]);
+      const stored = new Map((await store.previousRates('ISRA', '2014-05-31')).map((r) => [r.quote, r]));
+      assert.deepEqual([stored.get('USD')?.rate, stored.get('JPY')?.rate, stored.get('USD')?.date], ['3.475', '0.034188', '2014-05-30']);
+      const azn = new Map((await store.previousRates('NABZ', '2026-10-03')).map((r) => [r.quote, r]));
+      assert.deepEqual([azn.get('USD')?.rate, azn.get('XDR')?.rate, azn.get('RUB')?.rate], ['1.7', '2.3051', '0.020186']);
+    } finally {
+      await store.close();
+      db.cleanup();
+      await server.close();
     }
   });
 });

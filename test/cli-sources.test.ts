@@ -51,7 +51,7 @@ describe('kurs ingest and kurs sources --json', () => {
 
   test('sources --json: every source with its health fields; the fetched one with its newest day and success', async () => {
     const rows = await sources();
-    assert.equal(rows.size, 87);
+    assert.equal(rows.size, 89);
     const ecbf = rows.get('ECBF')!;
     assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'rejections', 'schedule', 'seeded', 'source', 'terms_url']);
     assert.equal(ecbf.newest_observation, TODAY);

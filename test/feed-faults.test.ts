@@ -87,7 +87,7 @@ describe('feed faults on every adapter', { skip }, () => {
 
   test('`kurs sources` shows every source that was fed a fault as failing, with the error', () => {
     const rows = kursJson<{ source: string; failing: boolean; last_error: string | null }[]>(['sources'], `sqlite:${t.dbPath}`);
-    const faulted = new Set(SOURCES.map((s) => s.code).filter((c) => existsSync(`${fixtures}/${c}`)));
+    const faulted = new Set(SOURCES.map((s) => s.code).filter((c) => existsSync(`${fixtures}/${c}`) || existsSync(`${fixtures}/../wave3/${c}`)));
     for (const row of rows.filter((r) => faulted.has(r.source))) {
       assert.ok(row.failing, `${row.source} is not marked failing`);
       assert.ok(row.last_error, `${row.source}: no last error`);

@@ -26,12 +26,17 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
     mkdirSync(fixtures, { recursive: true });
     writeFileSync(join(fixtures, 'SOURCE.md'), '# ZZZZ\nRecorded by hand for the scaffold test.\n');
     writeFileSync(join(fixtures, 'rates-2026-03-02.csv'), 'date,currency,rate\n2026-03-02,USD,1.2345\n');
+    run = scaffold('ZZZZ');
+  });
+
+  /** `npm run new-source -- <code>` in the copy, as a contributor runs it (not under CI, not a subtest). */
+  const scaffold = (code: string) => {
     const env = { ...process.env };
     delete env.CI;
     delete env.NODE_TEST_CONTEXT;
-    const out = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/new-source.ts', 'ZZZZ'], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
-    run = { status: out.status, stdout: out.stdout, stderr: out.stderr };
-  });
+    const out = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/new-source.ts', code], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
+    return { status: out.status, stdout: out.stdout, stderr: out.stderr };
+  };
 
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -44,6 +49,9 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
     const test = readFileSync(join(repo, 'src/sources/banks/zzzz.test.ts'), 'utf8');
     assert.match(test, /fixtureDir\('ZZZZ'\)/);
     assert.match(test, /const FILES = \[\n {2}'rates-2026-03-02\.csv',\n\];/);
+    // Where a contributor states the answers without rates and the window the recordings cover.
+    assert.match(test, /\/\/ TODO[^\n]*\n\/\/[^\n]*NoPublication[^\n]*\nconst NO_RATES: readonly string\[\] = \[\];/);
+    assert.match(test, /\/\/ TODO[^\n]*\nconst WINDOW = \{ from: '2026-03-02', to: '2026-03-06' \};/);
   });
 
   test('registers the source in code order and adds a CHANGELOG line', () => {
@@ -77,6 +85,17 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/new-source.ts', 'ZZ-Z'], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
     assert.equal(bad.status, 2);
     assert.ok(existsSync(join(repo, 'src/sources/banks/zzzz.ts')));
+  });
+
+  test('finds payloads that wait for their adapter in shared/fixtures/wave3/', () => {
+    const staged = join(root, 'shared', 'fixtures', 'wave3', 'ZZZY');
+    mkdirSync(staged, { recursive: true });
+    writeFileSync(join(staged, 'SOURCE.md'), '# ZZZY\n');
+    writeFileSync(join(staged, 'rates-2014-05-30.xml'), '<rates/>');
+    const out = scaffold('ZZZY');
+    assert.equal(out.status, 0, out.stderr);
+    assert.doesNotMatch(out.stderr, /record the feed's payloads/);
+    assert.match(readFileSync(join(repo, 'src/sources/banks/zzzy.test.ts'), 'utf8'), /const FILES = \[\n {2}'rates-2014-05-30\.xml',\n\];/);
   });
 });
 

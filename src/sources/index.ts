@@ -53,12 +53,14 @@ import { source as FRNY } from './banks/frny.js';
 import { source as HKMA } from './banks/hkma.js';
 import { source as IMFD } from './banks/imfd.js';
 import { source as INDO } from './banks/indo.js';
+import { source as ISRA } from './banks/isra.js';
 import { source as LIAB } from './banks/liab.js';
 import { source as MANE } from './banks/mane.js';
 import { source as MARK } from './banks/mark.js';
 import { source as MASG } from './banks/masg.js';
 import { source as MFAM } from './banks/mfam.js';
 import { source as MMAU } from './banks/mmau.js';
+import { source as NABZ } from './banks/nabz.js';
 import { source as NATJ } from './banks/natj.js';
 import { source as NBET } from './banks/nbet.js';
 import { source as NBHK } from './banks/nbhk.js';
@@ -94,9 +96,9 @@ export const SOURCES: readonly Source[] = [
   AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
   BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBCE, CBCT,
   CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTU, CBUZ, CNBA, DKNB, ECBF,
-  FRNY, HKMA, IMFD, INDO, LIAB, MANE, MARK, MASG, MFAM, MMAU, NATJ, NBET, NBHK, NBHR, NBKI, NBMD,
-  NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ, RBIS, RBMA, RBVA, RIKS,
-  RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET, NBHK, NBHR,
+  NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ, RBIS, RBMA,
+  RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
