@@ -1,5 +1,6 @@
 // `kurs mcp` through the MCP SDK's client over stdio against a live Kurs server: the tools and their
-// schemas, a conversion, and failures that come back as tool errors without ending the server.
+// schemas, a conversion, answers an agent can take (numbers as numbers, a size cap that says how to
+// narrow), and failures that come back as tool errors without ending the server.
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { after, before, describe, test } from 'node:test';
@@ -9,8 +10,9 @@ import { mcpClient, resultText } from './support/mcp.js';
 describe('kurs mcp over stdio', () => {
   let t: TestApp;
   let mcp: Client;
+  const points = async () => (JSON.parse(resultText(await mcp.callTool({ name: 'usage', arguments: {} }))) as { points: number }).points;
   before(async () => {
-    t = await testApp();
+    t = await testApp({ history: true });
     const { key } = await t.key({ plan: 'business', points: 1000 });
     mcp = await mcpClient(await t.app.listen({ host: '127.0.0.1', port: 0 }), key);
   });
@@ -19,34 +21,73 @@ describe('kurs mcp over stdio', () => {
     await t.close();
   });
 
-  test('lists the eight tools, each with a description and a JSON schema', async () => {
+  test('lists the eight tools, each with a description and a self-contained, closed JSON schema', async () => {
     const { tools } = await mcp.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), ['bank_rates', 'convert', 'latest_rates', 'list_banks', 'list_currencies', 'rate_on_date', 'time_series', 'usage']);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length > 40, tool.name);
       assert.equal(tool.inputSchema.type, 'object');
       assert.match(tool.description!, /point|Free/, `${tool.name} says what it costs`);
+      assert.doesNotMatch(JSON.stringify(tool.inputSchema), /\$ref/, `${tool.name}'s schema needs no reference resolved`);
+      assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, `${tool.name} refuses unknown arguments`);
     }
     const convert = tools.find((x) => x.name === 'convert')!;
     assert.deepEqual(convert.inputSchema.required, ['base', 'targets']);
     assert.equal((convert.inputSchema.properties as Record<string, { type: string }>).targets!.type, 'array');
-    assert.match(tools.find((x) => x.name === 'time_series')!.description!, /31 days/);
+    const series = tools.find((x) => x.name === 'time_series')!;
+    assert.match(series.description!, /31 days/);
+    assert.match(series.description!, /at most 200 KB/);
+    const end = (series.inputSchema.properties as Record<string, { type?: string; pattern?: string }>).end!;
+    assert.deepEqual([end.type, end.pattern], ['string', '^\\d{4}-\\d{2}-\\d{2}$']);
   });
 
-  test('convert into several targets answers exact decimal text, and costs one point', async () => {
+  test('numbers are JSON numbers; a figure a double cannot hold is exact decimal text', async () => {
     const result = await mcp.callTool({ name: 'convert', arguments: { base: 'EUR', targets: ['USD', 'JPY', 'XYZ'], amount: '1000000000000.5' } });
     assert.equal(result.isError, undefined);
-    const body = JSON.parse(resultText(result)) as { rates: Record<string, { rate: string; converted: string }>; missing: string[] };
+    const body = JSON.parse(resultText(result)) as { code: unknown; rates: Record<string, { rate: unknown; converted: unknown }>; missing: string[] };
+    assert.equal(body.code, 200);
     assert.deepEqual(Object.keys(body.rates).sort(), ['JPY', 'USD']);
-    assert.match(body.rates.JPY!.converted, /^\d{14,}\.\d+$/);
+    assert.equal(typeof body.rates.JPY!.rate, 'number');
+    // ~1.9e14 with decimals: more digits than a double holds.
+    assert.equal(typeof body.rates.JPY!.converted, 'string');
+    assert.match(body.rates.JPY!.converted as string, /^\d{14,}\.\d+$/);
     assert.deepEqual(body.missing, ['XYZ']);
-    const usage = JSON.parse(resultText(await mcp.callTool({ name: 'usage', arguments: {} }))) as { points: string };
-    assert.equal(usage.points, '999');
+    const usage = JSON.parse(resultText(await mcp.callTool({ name: 'usage', arguments: {} }))) as { code: unknown; points: unknown; today: { requests: unknown; points: unknown } };
+    assert.deepEqual([usage.code, usage.points, usage.today.requests, usage.today.points], [200, 999, 1, 1]);
+  });
+
+  test('a whole-history time series of every currency is refused with how to narrow it, and costs nothing', async () => {
+    const before = await points();
+    const result = await mcp.callTool({ name: 'time_series', arguments: { base: 'EUR', start: '1999-01-04', end: '2026-04-13' } });
+    assert.equal(result.isError, true);
+    const text = resultText(result);
+    assert.match(text, /^answer_too_large: from 1999-01-04 to 2026-04-13 by day with every currency is about \d+ KB, over the 200 KB a tool answers\. Narrow it: pass `symbols` \(a few currencies\), `group: "month"` \(or "week"\), or a shorter range\. Nothing was charged\.$/);
+    assert.equal(await points(), before);
+    // Narrowed as it says, the same history answers, in numbers.
+    const narrowed = await mcp.callTool({ name: 'time_series', arguments: { base: 'EUR', start: '1999-01-04', end: '2026-04-13', symbols: ['USD', 'GBP'], group: 'month' } });
+    assert.equal(narrowed.isError, undefined, resultText(narrowed));
+    const body = JSON.parse(resultText(narrowed)) as { rates: Record<string, Record<string, unknown>> };
+    const months = Object.values(body.rates);
+    assert.ok(months.length > 0);
+    for (const rates of months) for (const rate of Object.values(rates)) assert.equal(typeof rate, 'number');
+    assert.equal(await points(), before - 322, 'charged as the range is priced: 322 started 31-day spans');
+  });
+
+  test('an unknown argument is refused, naming it and what the tool accepts, and costs nothing', async () => {
+    const before = await points();
+    const result = await mcp.callTool({ name: 'rate_on_date', arguments: { base: 'EUR', date: '2026-04-10', target: 'USD' } });
+    assert.equal(result.isError, true);
+    assert.match(resultText(result), /`target` is not an argument of rate_on_date; it accepts amount, base, date, symbols$/);
+    const none = await mcp.callTool({ name: 'usage', arguments: { verbose: true } });
+    assert.equal(none.isError, true);
+    assert.match(resultText(none), /`verbose` is not an argument of usage; it takes none$/);
+    assert.equal(await points(), before);
   });
 
   test('latest_rates keeps only the asked symbols; bank_rates and the lists answer', async () => {
-    const latest = JSON.parse(resultText(await mcp.callTool({ name: 'latest_rates', arguments: { base: 'usd', symbols: ['eur', 'GBP'] } }))) as { rates: Record<string, string> };
+    const latest = JSON.parse(resultText(await mcp.callTool({ name: 'latest_rates', arguments: { base: 'usd', symbols: ['eur', 'GBP'] } }))) as { rates: Record<string, number> };
     assert.deepEqual(Object.keys(latest.rates), ['EUR', 'GBP']);
+    assert.equal(typeof latest.rates.EUR, 'number');
     const bank = JSON.parse(resultText(await mcp.callTool({ name: 'bank_rates', arguments: { bank_code: 'ECBF' } }))) as { meta: { base_currency: string } };
     assert.equal(bank.meta.base_currency, 'EUR');
     assert.match(resultText(await mcp.callTool({ name: 'list_banks', arguments: {} })), /"ECBF"/);
