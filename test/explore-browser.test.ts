@@ -1,6 +1,7 @@
 // /explore in Debian's chromium: the cost stated before a query, a run that falls back to the
 // latest rates where the key has no time series (a starter key: 404 before history exists, 403
-// after), the key kept in the browser only, and no request leaving this server.
+// after), the key kept in the browser only, and no request leaving this server. On a server whose
+// data ends months before its clock (the seed alone), the first view is the newest 30 days it has.
 import assert from 'node:assert/strict';
 import { mkdtempSync, } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +84,71 @@ describe('/explore in chromium', { skip }, () => {
     await page.locator('#error').waitFor({ state: 'visible' });
     assert.equal(await page.locator('#error').innerText(), 'invalid_key: API key invalid or revoked');
     assert.ok(await page.locator('#table').isHidden());
+    await page.close();
+  });
+});
+
+describe('/explore in chromium on a server whose data ends months before its clock', { skip }, () => {
+  const CLOCK = new Date('2026-12-01T12:00:00Z');
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  before(async () => {
+    t = await testApp({ history: true, now: CLOCK });
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  const series = async (key: string, start: string, end: string) => {
+    const res = await fetch(`${base}/v1/timeseries/EUR?start=${start}&end=${end}&symbols=USD,GBP,JPY,CHF`, { headers: { authorization: key } });
+    return ((await res.json()) as { rates?: Record<string, Record<string, number>> }).rates ?? {};
+  };
+
+  test('opens on the newest 30 days the server has, drawn, and says so when a chosen range has none', async () => {
+    const { key } = await t.key({ plan: 'business', points: 100 });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${base}/explore`);
+    const [start, end] = [await page.inputValue('#start'), await page.inputValue('#end')];
+    assert.ok(end < '2026-10-01', `the range ends where the data does (${end}), not at the clock's 2026-12-01`);
+    assert.equal((Date.parse(end) - Date.parse(start)) / 86_400_000, 29);
+    assert.equal(await page.locator('#notice').innerText(), `This server's figures for these currencies end on ${end}, so the range is the 30 days up to then.`);
+    // The server has figures up to that day, and none after it.
+    const inRange = await series(key, start, end);
+    assert.ok(Object.keys(inRange).length >= 10, `${Object.keys(inRange).length} days of figures`);
+    assert.deepEqual(Object.keys(await series(key, end, '2026-12-01')).filter((d) => d > end), []);
+
+    await page.fill('#key', key);
+    await page.click('#run');
+    await page.locator('#table').waitFor({ state: 'visible' });
+    const first = Object.keys(inRange).sort()[0]!;
+    assert.equal(await page.locator('#chart-title').innerText(), `Change since ${first}, in percent, against EUR`);
+    assert.equal(await page.locator('#chart polyline.series').count(), 4);
+    for (const line of await page.locator('#chart polyline.series').all()) {
+      assert.ok((await line.getAttribute('points'))!.split(' ').length >= 10, 'each currency is drawn over the days');
+    }
+    assert.deepEqual(await page.locator('#table tbody tr td:first-child').allInnerTexts(), Object.keys(inRange).sort().reverse());
+    assert.match(await page.locator('#notice').innerText(), /^Cost 1 point; \d+ left\.$/);
+    const shot = pngStats(await page.screenshot({ fullPage: true, path: join(SHOTS, 'explore-old-data.png') }));
+    assert.ok(shot.colours > 20, `only ${shot.colours} colours: the chart was not drawn`);
+
+    // A range after the data: said in words, with where the data ends, and no empty chart.
+    await page.fill('#start', '2026-11-01');
+    await page.fill('#end', '2026-11-30');
+    await page.click('#run');
+    await page.locator('#notice').waitFor({ state: 'visible' });
+    const notice = await page.locator('#notice').innerText();
+    assert.match(notice, /^No rates for USD, GBP, JPY, CHF against EUR from 2026-11-01 to 2026-11-30\. This server's newest figures: EUR \d{4}-\d\d-\d\d, USD /);
+    assert.ok(notice.includes(`USD ${end}.`) || notice.includes(`USD ${end},`), notice);
+    assert.ok(await page.locator('#chart-box').isHidden());
+    assert.ok(await page.locator('#table').isHidden());
+    assert.doesNotMatch(await page.locator('body').innerText(), /undefined|NaN/);
+    assert.deepEqual(problems, []);
     await page.close();
   });
 });

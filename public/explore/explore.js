@@ -1,6 +1,8 @@
 // The rates explorer: a time series from /v1/timeseries drawn as an SVG chart with a table under
 // it; where the server or the plan has no time series, the latest rates instead, and the page says
-// so. The key lives in localStorage and is sent only to this page's own server.
+// so. It opens on the newest 30 days the server has for its currencies (the page carries each
+// currency's newest figure day), and says so when a range has none. The key lives in localStorage
+// and is sent only to this page's own server.
 'use strict';
 const $ = (id) => document.getElementById(id);
 const KEY_STORE = 'kurs-explorer-key';
@@ -42,9 +44,31 @@ function message(el, text) {
   el.hidden = !text;
 }
 
+/** Each currency's newest figure day on this server, from the page itself (no key needed). */
+const NEWEST = Object.fromEntries($('query').dataset.newest.split(' ').filter(Boolean).map((pair) => pair.split('=')));
+const newestOf = (codes) => codes.filter((c) => NEWEST[c]).map((c) => `${c} ${NEWEST[c]}`).join(', ');
+
+/** The newest 30 days that the base and every chosen currency have figures for, up to today. */
+function defaultRange() {
+  const today = isoDay(new Date());
+  const days = [$('base').value.trim().toUpperCase(), ...symbols()].map((c) => NEWEST[c]).filter(Boolean).sort();
+  const end = days.length > 0 && days[0] < today ? days[0] : today;
+  $('end').value = end;
+  $('start').value = isoDay(new Date(Date.parse(end) - 29 * DAY_MS));
+  message($('notice'), end < today ? `This server's figures for these currencies end on ${end}, so the range is the 30 days up to then.` : '');
+  showCost();
+}
+
 async function call(path) {
   const res = await fetch(path, { headers: { Authorization: $('key').value.trim() } });
-  const body = parseExact(await res.text());
+  const text = await res.text();
+  let body;
+  try {
+    body = parseExact(text);
+  } catch {
+    // Not Kurs's envelope (a proxy's error page, say): the status speaks for itself.
+    body = { error: `http_${res.status}`, message: `HTTP ${res.status} ${res.statusText}`.trim() };
+  }
   return { ok: res.ok, status: res.status, body, remaining: res.headers.get('x-points-remaining'), cost: res.headers.get('x-points-cost') };
 }
 
@@ -129,20 +153,37 @@ function table(head, rows) {
   $('table').hidden = false;
 }
 
+/** What a range without figures says: which range, and where this server's figures end. */
+function noRates(codes, cost) {
+  const newest = newestOf([$('base').value.trim().toUpperCase(), ...codes]);
+  return `No rates for ${codes.join(', ')} against ${$('base').value.trim().toUpperCase()} from ${$('start').value} to ${$('end').value}. ${newest ? `This server's newest figures: ${newest}.` : 'This server has no figures for these currencies.'}${cost}`;
+}
+
+const costText = (reply) => (reply.cost === null ? '' : ` Cost ${reply.cost} point${reply.cost === '1' ? '' : 's'}; ${reply.remaining} left.`);
+
 async function run(event) {
   event.preventDefault();
   localStorage.setItem(KEY_STORE, $('key').value.trim());
   message($('notice'), '');
   message($('error'), '');
+  $('chart-box').hidden = true;
+  $('table').hidden = true;
   const base = encodeURIComponent($('base').value.trim().toUpperCase());
   const codes = symbols();
   try {
     const series = await call(`/v1/timeseries/${base}?start=${$('start').value}&end=${$('end').value}&symbols=${codes.join(',')}`);
-    if (series.ok) {
-      drawSeries(series.body.rates, codes);
-      const days = Object.keys(series.body.rates).sort().reverse();
-      table(['Date', ...codes], days.map((d) => [d, ...codes.map((c) => series.body.rates[d][c] ?? '–')]));
-      message($('notice'), `Cost ${series.cost} point${series.cost === '1' ? '' : 's'}; ${series.remaining} left.`);
+    const rates = series.ok ? series.body.rates ?? {} : {};
+    const days = Object.keys(rates).sort().reverse();
+    if (series.ok && days.length > 0) {
+      drawSeries(rates, codes);
+      table(['Date', ...codes], days.map((d) => [d, ...codes.map((c) => rates[d][c] ?? '–')]));
+      const without = codes.filter((c) => days.every((d) => rates[d][c] === undefined));
+      message($('notice'), `${without.length > 0 ? `No figures for ${without.join(', ')} in this range. ` : ''}${costText(series).trim()}`);
+      return;
+    }
+    // A range with no figures: an empty answer, or a 404 no_fresh_rate.
+    if (series.ok || series.body.error === 'no_fresh_rate') {
+      message($('notice'), noRates(codes, costText(series)));
       return;
     }
     // No time series here: not on this server yet (404) or not in this key's plan (403).
@@ -158,10 +199,10 @@ async function run(event) {
   }
 }
 
-const today = new Date();
-$('end').value = isoDay(today);
-$('start').value = isoDay(new Date(today.getTime() - 29 * DAY_MS));
+// The range follows the currencies until the reader picks days of their own.
+let picked = false;
 $('key').value = localStorage.getItem(KEY_STORE) ?? '';
-for (const id of ['start', 'end']) $(id).addEventListener('input', showCost);
+for (const id of ['start', 'end']) $(id).addEventListener('input', () => ((picked = true), showCost()));
+for (const id of ['base', 'symbols']) $(id).addEventListener('change', () => picked || defaultRange());
 $('query').addEventListener('submit', run);
-showCost();
+defaultRange();

@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import type { RatesTable } from '../../rates/table.js';
+import type { AppDeps } from '../deps.js';
 
 const DIR = new URL('../../../public/explore/', import.meta.url);
 
@@ -17,9 +19,21 @@ export function explorePage(): { html: string; csp: string } {
   return { html, csp };
 }
 
-export function exploreRoutes(app: FastifyInstance): void {
+/** Each currency's newest figure day, `EUR=2026-08-19 USD=…`: the page opens on the newest 30 days
+ *  its currencies have, which on a server with old data (the seed alone) is not the 30 up to today. */
+export const newestDays = (rates: RatesTable): string => rates.codes.map((c) => `${c}=${rates.get(c)!.bankUpdate.slice(0, 10)}`).join(' ');
+
+export function exploreRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'market'>): void {
   const page = explorePage();
-  app.get('/explore', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', page.csp).header('cache-control', 'no-cache').send(page.html),
-  );
+  // One page per rates table: a new one comes with new data, and only then do the days change.
+  const pages = new WeakMap<RatesTable, string>();
+  app.get('/explore', async (_request, reply) => {
+    const { rates } = deps.market.current;
+    let html = pages.get(rates);
+    if (html === undefined) {
+      html = page.html.replace('/*NEWEST*/', () => newestDays(rates));
+      pages.set(rates, html);
+    }
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', page.csp).header('cache-control', 'no-cache').send(html);
+  });
 }
