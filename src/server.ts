@@ -53,7 +53,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const meter = createMeter(config.meter, store);
   // History (issue 14): served from what is stored; loaded and caught up in the background.
   const history = new History(store, SOURCES, config.freshnessGraceDays);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, historyLoaded, history });
+  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, ingest: config.ingest, historyLoaded, history });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });

@@ -31,6 +31,21 @@ describe('a first start with KURS_INGEST=off', () => {
     assert.match(ecbf, /<td>2026-04-13<\/td><td class="num">\d+<\/td><td>seeded<\/td>/);
   });
 
+  test('/status says why nothing is fresh: ingest is off, and the seed is older than the clock', async () => {
+    const page = await (await fetch(`${server.url}/status`)).text();
+    const why = /<div id="why" class="why">(.*?)<\/div>/.exec(page)?.[1] ?? '';
+    assert.match(why, /<li>Ingest is off on this instance \(<code>KURS_INGEST=off<\/code>\)/);
+    const newest = kursJson<SourceStatus[]>(['sources'], db.url).map((r) => r.newest_observation ?? '').sort().pop()!;
+    const today = new Date().toISOString().slice(0, 10);
+    // The bundled seed ends in 2026: on any later day nothing of it is fresh.
+    if (/<li id="coverage"><b>0 \//.test(page)) {
+      assert.ok(newest < today);
+      assert.match(why, new RegExp(`<li>The data is older than the clock: the newest figure held is from ${newest}, \\d+ days? before today \\(\\d{4}-\\d\\d-\\d\\d\\), and every figure is the bundled seed's: no source has been fetched yet\\.</li>`));
+    } else {
+      assert.doesNotMatch(why, /older than the clock/);
+    }
+  });
+
   test('kurs sources --json: no last success, seeded; the table says "seeded"', () => {
     const rows = kursJson<SourceStatus[]>(['sources'], db.url);
     assert.equal(rows.length, 89);

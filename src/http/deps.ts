@@ -39,6 +39,9 @@ export interface AppDeps {
   /** The fast lane for plainly valid charged GETs of /latest and /rate (fast-lane.ts); on unless
    *  false (KURS_FAST_LANE=off). Its answers are Fastify's, byte for byte. */
   fastLane?: boolean;
+  /** KURS_INGEST: whether this instance fetches sources; /status says why nothing is fresh when it
+   *  does not. On unless false. */
+  ingest?: boolean;
   /** Materialised history (src/history/); without it, past days are computed on the spot. */
   history?: History;
 }

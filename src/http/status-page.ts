@@ -16,6 +16,10 @@ export interface StatusModel {
   uptimeSeconds: number;
   generatedAt: string;
   newestPublication: string | undefined;
+  /** The server's day (UTC), against which figures are fresh or stale. */
+  today: string;
+  /** KURS_INGEST: whether this instance fetches its sources. */
+  ingest: boolean;
   currencies: { fresh: number; quoted: number; stale: string[] };
   rows: StatusRow[];
 }
@@ -45,10 +49,29 @@ function row(r: StatusRow): string {
     + `<td>${r.last_error_at === null ? '–' : `${stamp(r.last_error_at)}<br>${error}`}</td></tr>`;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Why figures are not fresh, where the page can tell: this instance fetches nothing, and/or the
+ *  newest figure held is older than the clock (a first start with the bundled seed alone). */
+export function staleReasons(m: StatusModel): string[] {
+  const reasons: string[] = [];
+  if (!m.ingest) reasons.push('Ingest is off on this instance (<code>KURS_INGEST=off</code>): it fetches no source, so its figures change only when another instance sharing its database, or <code>kurs ingest</code>, brings new ones.');
+  const held = m.rows.flatMap((r) => (r.newest_observation === null ? [] : [r.newest_observation])).sort();
+  const newest = held[held.length - 1];
+  if (m.currencies.fresh === 0 && newest !== undefined && newest < m.today) {
+    const days = Math.round((Date.parse(m.today) - Date.parse(newest)) / DAY_MS);
+    const seedOnly = m.rows.every((r) => r.newest_observation === null || r.seeded);
+    reasons.push(`The data is older than the clock: the newest figure held is from ${escapeHtml(newest)}, ${days} day${days === 1 ? '' : 's'} before today (${escapeHtml(m.today)})${seedOnly ? ', and every figure is the bundled seed\'s: no source has been fetched yet' : ''}.`);
+  }
+  return reasons;
+}
+
 export function renderStatus(m: StatusModel): string {
   const rows = [...m.rows].sort((a, b) => ORDER[a.state] - ORDER[b.state] || (a.source < b.source ? -1 : 1));
   const count = (s: SourceState) => m.rows.filter((r) => r.state === s).length;
   const credits = m.rows.filter((r) => r.attribution).sort((a, b) => (a.source < b.source ? -1 : 1));
+  const reasons = staleReasons(m);
+  const why = reasons.length === 0 ? '' : `<div id="why" class="why"><b>${m.currencies.fresh === 0 ? 'Why nothing is fresh' : 'Note'}</b><ul>${reasons.map((r) => `<li>${r}</li>`).join('')}</ul></div>\n`;
   const stale = m.currencies.stale.length === 0 ? '' : `<details><summary>${m.currencies.stale.length} currencies without a fresh rate</summary><p>${m.currencies.stale.map(escapeHtml).join(' ')}</p></details>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -63,7 +86,7 @@ th{position:sticky;top:0;background:#f6f8fa}td.num{text-align:right}small{color:
 .badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.85rem;white-space:nowrap}
 tr.ok .badge{background:#dafbe1;color:#116329}tr.stale .badge{background:#fff8c5;color:#7d4e00}
 tr.failing .badge{background:#ffebe9;color:#a40e26;font-weight:600}tr.no-data .badge{background:#eaeef2;color:#424a53}
-td span[title]{color:#a40e26;word-break:break-word}footer{margin-top:1.5rem;color:#57606a}
+td span[title]{color:#a40e26;word-break:break-word}.why{background:#fff8c5;color:#7d4e00;border-radius:6px;padding:.5rem .8rem}.why ul{margin:.3rem 0 0;padding-left:1.2rem}footer{margin-top:1.5rem;color:#57606a}
 </style></head>
 <body>
 <header><h1>Kurs status</h1>
@@ -73,7 +96,7 @@ td span[title]{color:#a40e26;word-break:break-word}footer{margin-top:1.5rem;colo
 <li id="coverage"><b>${m.currencies.fresh} / ${m.currencies.quoted}</b>currencies fresh</li>
 <li><b>${count('ok')}</b>sources ok</li><li><b>${count('stale')}</b>stale</li><li><b>${count('failing')}</b>failing</li><li><b>${count('no data')}</b>without data</li>
 </ul>
-${stale}
+${why}${stale}
 <h2>Sources (${m.rows.length})</h2>
 <p><small>Fresh: the newest figure is within the source's cadence (daily 4 days, weekly 10, monthly 40). Missed: publications expected by the source's schedule since its newest figure. Failing: the last attempt failed.</small></p>
 <table><thead><tr><th>Code</th><th>Source</th><th>State</th><th>Cadence</th><th>Newest figure</th><th>Missed</th><th>Last success</th><th>Last error</th></tr></thead>

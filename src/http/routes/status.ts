@@ -32,6 +32,8 @@ export function statusRoutes(app: FastifyInstance, deps: AppDeps): void {
       uptimeSeconds: Math.max(0, (now.getTime() - startedAt) / 1000),
       generatedAt: now.toISOString().slice(0, 19).replace('T', ' '),
       newestPublication: rates.newestUpdate,
+      today,
+      ingest: deps.ingest !== false,
       currencies: { fresh: fresh.length, quoted: rates.size, stale: rates.codes.filter((c) => !rates.isFresh(c, today)) },
       rows,
     });
