@@ -1,8 +1,9 @@
 // `npm pack` of client/ gives a package a fresh project installs (offline: it has no dependencies),
-// type-checks against with the browser's lib, and runs against a live Kurs server.
+// type-checks against with the browser's lib, and runs against a live Kurs server. A copy of
+// client/ outside the repository builds with its own TypeScript.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,8 @@ const exact = await new KursClient({ baseUrl: process.env.KURS_URL, apiKey: proc
 const err = await kurs.latest('EUR', { amount: 0 }).catch((e) => e);
 console.log(JSON.stringify({ eur: latest.rates.EUR, converted: exact.converted, error: err instanceof KursError ? err.error : String(err) }));
 `;
+
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, unknown>>;
 
 describe('the packed kurs-client in a fresh project', () => {
   let t: TestApp;
@@ -67,5 +70,23 @@ describe('the packed kurs-client in a fresh project', () => {
     assert.equal(seen.eur, 1);
     assert.match(seen.converted, /^\d+\.\d+$/);
     assert.equal(seen.error, 'invalid_parameter');
+  });
+
+  test('a copy of client/ outside the repository installs its own TypeScript (offline, from its lock) and builds', async () => {
+    const root = json(fileURLToPath(new URL('../package.json', import.meta.url)));
+    const client = json(join(CLIENT_DIR, 'package.json'));
+    assert.equal(client.devDependencies!.typescript, root.devDependencies!.typescript, 'the TypeScript the server is built with');
+    const rootLock = json(fileURLToPath(new URL('../package-lock.json', import.meta.url))).packages as Record<string, { version?: string; integrity?: string }>;
+    const clientLock = json(join(CLIENT_DIR, 'package-lock.json')).packages as Record<string, { version?: string; integrity?: string }>;
+    assert.deepEqual([clientLock['node_modules/typescript']!.version, clientLock['node_modules/typescript']!.integrity], [rootLock['node_modules/typescript']!.version, rootLock['node_modules/typescript']!.integrity], 'one TypeScript in both locks');
+    const copy = join(work, 'copy');
+    for (const entry of ['src', 'package.json', 'package-lock.json', 'tsconfig.json']) cpSync(join(CLIENT_DIR, entry), join(copy, entry), { recursive: true });
+    // Offline: the root's own install put this very TypeScript (same integrity) in npm's cache.
+    const run = (args: string[]) => promisify(execFile)('npm', args, { cwd: copy, encoding: 'utf8' });
+    await run(['ci', '--offline', '--no-audit', '--no-fund']);
+    await run(['run', 'build']);
+    assert.ok(existsSync(join(copy, 'dist', 'index.d.ts')), 'the types are built');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(copy, 'dist', 'index.js'))}); console.log(typeof m.KursClient, typeof m.parseExact)`], { encoding: 'utf8' });
+    assert.equal(stdout.trim(), 'function function');
   });
 });
