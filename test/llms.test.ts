@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { apiRules } from '../src/http/llms.js';
+import { apiRules, BASE_PLACEHOLDER, llmsTxt, type OpenApiDoc, type PointsCost } from '../src/http/llms.js';
 import { API_DOC_FILE } from '../src/http/routes/llms.js';
 import { ERROR_STATUS } from '../src/http/errors.js';
 import { tempDb, testApp, type TestApp } from './helpers.js';
@@ -51,11 +51,38 @@ describe('/llms.txt and /llms-full.txt', () => {
     for (const heading of ['## Decisions a client sees', '## Caching and revalidation', '## History (D14–D16)', '## Request limits']) {
       assert.ok(rules.includes(heading), heading);
     }
-    assert.ok(full.includes(rules), 'docs/api.md is not carried whole');
+    assert.ok(full.includes(rules.replaceAll(BASE_PLACEHOLDER, base)), 'docs/api.md is not carried whole');
     assert.ok(!full.includes('Admin API'));
     assert.ok(!full.includes('POST /admin/v1/accounts'), 'the admin table is left out');
     // Benchmark and memory figures are the operator's (docs/history.md, docs/performance.md), not a client's.
     for (const internal of ['RSS', 'req/s', 'heap', 'bench']) assert.ok(!full.includes(internal), `internal "${internal}" in /llms-full.txt`);
+  });
+
+  test('examples carry the address this server listens on, never a fixed :8080, and the key variable the files name', async () => {
+    for (const path of ['/llms.txt', '/llms-full.txt']) {
+      const text = await get(path);
+      assert.doesNotMatch(text, /:8080\b/, `${path} names port 8080`);
+      assert.doesNotMatch(text, /\$KEY\b/, `${path} uses a key variable it does not introduce`);
+    }
+    const full = await get('/llms-full.txt');
+    // docs/api.md's history examples, as served.
+    assert.ok(full.includes(`curl -H "Authorization: $KURS_API_KEY" '${base}/v1/EUR/2008-09-15'`));
+    assert.ok(full.includes(`curl -H "Authorization: $KURS_API_KEY" '${base}/v1/timeseries/EUR?start=1999-01-04&end=2026-04-13&symbols=USD&group=month'`));
+  });
+
+  test('/llms.txt says how ranges are priced, with this server\'s prices', async () => {
+    const short = await get('/llms.txt');
+    assert.match(short, /Ranges are priced by their length \(D16\): `\/v1\/timeseries\/\{base_currency\}` and `\/v1\/bank\/\{bank_code\}\/timeseries` cost 1 point, `\/v1\/fluctuation\/\{base_currency\}` 1 point, per started 31 days of `start\.\.end`/);
+    assert.match(short, /a year 12 times, 1999-01-04 to 2026-04-13 322 times\. `symbols`, `group` and `format` change the size of the answer, not its price\./);
+    // What the text says a range costs is what this server charges.
+    const res = await fetch(`${base}/v1/timeseries/EUR?start=1999-01-04&end=2026-04-13&symbols=USD&group=month`, { headers: { authorization: key } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-points-cost'), '322');
+    // A server with other prices (KURS_POINTS_COST) says those.
+    const cost = { latest: 1, rate: 1, convert: 1, bank: 1, banks: 1, currencies: 1, history: 3, timeseries: 2, fluctuation: 5 } satisfies PointsCost;
+    const priced = llmsTxt(doc as unknown as OpenApiDoc, cost);
+    assert.match(priced, /`\/v1\/bank\/\{bank_code\}\/timeseries` cost 2 points, `\/v1\/fluctuation\/\{base_currency\}` 5 points, per started 31 days/);
+    assert.match(priced, /One past day \(`\/v1\/\{base_currency\}\/\{date\}`\) costs 3 points;/);
   });
 
   test('every example call in /llms.txt works as written against this server', async () => {

@@ -104,7 +104,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (root) => {
     statusRoutes(root, deps);
     healthRoutes(root, deps);
-    llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc);
+    llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc, deps.pointsCost);
     exploreRoutes(root, deps);
     root.get('/', async (_request, reply) =>
       reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),

@@ -2,6 +2,7 @@
 // OpenAPI document (every operation, its parameters and an example call) and docs/api.md (the
 // interface and the rules a client meets: envelope, errors, points, caching, history, usage).
 // Built from those at the first request, so the text cannot drift from either.
+import type { EndpointId } from '../config.js';
 import { ERROR_STATUS } from './errors.js';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; description?: string; example?: unknown }
@@ -13,10 +14,15 @@ export const BASE_PLACEHOLDER = '{{KURS_BASE_URL}}';
 
 const HIDDEN = /^\/(docs|admin)\b/;
 
-/** docs/api.md without its title: written for clients, so it holds no admin API and no server internals. */
+/** The address docs/api.md's examples are written for; the served text has the server's own. */
+const DOC_BASE = /https?:\/\/(?:127\.0\.0\.1|localhost):8080\b/g;
+
+/** docs/api.md without its title: written for clients, so it holds no admin API and no server
+ *  internals. Its examples are made to run as pasted: this server's address, and `$KURS_API_KEY`
+ *  as everywhere else in these files. */
 export function apiRules(apiDoc: string): string {
   if (!apiDoc.startsWith('# ')) throw new Error('docs/api.md does not start with its "# " title');
-  return apiDoc.slice(apiDoc.indexOf('\n') + 1).trim();
+  return apiDoc.slice(apiDoc.indexOf('\n') + 1).trim().replace(DOC_BASE, BASE_PLACEHOLDER).replaceAll('"Authorization: $KEY"', '"Authorization: $KURS_API_KEY"');
 }
 
 function operations(doc: OpenApiDoc): { method: string; path: string; op: Operation }[] {
@@ -58,26 +64,38 @@ function errorCodes(): string[] {
     ...Object.entries(ERROR_STATUS).map(([code, status]) => `- \`${code}\`: ${status}`), ''];
 }
 
-const POINTS = ['## Points', '', 'Every 2xx answer under `/v1` costs points (1 by default; `/v1/usage` is free). Errors and 304 Not Modified cost nothing. '
-  + 'Every answer to a valid key carries `X-Points-Cost` (what this request cost) and `X-Points-Remaining` (the balance). '
-  + 'A 402 `points_exhausted` means the balance is too low; a 429 `rate_limited` carries `Retry-After` in seconds. '
-  + 'Send a rate answer\'s `ETag` back as `If-None-Match` to get a free 304 when nothing changed.', ''];
+export type PointsCost = Record<EndpointId, number>;
 
-/** The short file: what Kurs is, how to authenticate, every endpoint with an example, errors, points. */
-export function llmsTxt(doc: OpenApiDoc): string {
+const points = (n: number) => `${n} point${n === 1 ? '' : 's'}`;
+
+/** How answers are charged, with this server's prices (KURS_POINTS_COST): ranges by length (D16). */
+function pointsRules(cost: PointsCost): string[] {
+  return ['## Points', '', `Every 2xx answer under \`/v1\` costs points (\`/v1/{base_currency}/latest\` ${points(cost.latest)} here; \`/v1/usage\` is free). Errors and 304 Not Modified cost nothing. `
+    + 'Every answer to a valid key carries `X-Points-Cost` (what this request cost) and `X-Points-Remaining` (the balance). '
+    + 'A 402 `points_exhausted` means the balance is too low; a 429 `rate_limited` carries `Retry-After` in seconds. '
+    + 'Send a rate answer\'s `ETag` back as `If-None-Match` to get a free 304 when nothing changed.', '',
+    `Ranges are priced by their length (D16): \`/v1/timeseries/{base_currency}\` and \`/v1/bank/{bank_code}/timeseries\` cost ${points(cost.timeseries)}, \`/v1/fluctuation/{base_currency}\` ${points(cost.fluctuation)}, `
+    + 'per started 31 days of `start..end` (both days included): 31 days are charged once, 32 days twice, a year 12 times, 1999-01-04 to 2026-04-13 322 times. '
+    + '`symbols`, `group` and `format` change the size of the answer, not its price. The whole price is charged before the first byte, so a client that hangs up mid-stream has paid. '
+    + `One past day (\`/v1/{base_currency}/{date}\`) costs ${points(cost.history)}; \`date\` on the rate, convert and bank endpoints costs what they cost without it.`, ''];
+}
+
+/** The short file: what Kurs is, how to authenticate, every endpoint with an example, errors, points
+ *  (ranges' pricing included). */
+export function llmsTxt(doc: OpenApiDoc, cost: PointsCost): string {
   const lines = [...header(doc), '## Endpoints', ''];
   for (const { method, path, op } of operations(doc)) {
     const keyed = (op.security ?? []).length > 0 ? '' : ' (no key)';
     lines.push(`- ${method} ${path}${keyed}: ${oneLine(op.summary)}`, `  \`${exampleCall(method, path, op)}\``);
   }
-  lines.push('', ...errorCodes(), ...POINTS, '## More', '',
+  lines.push('', ...errorCodes(), ...pointsRules(cost), '## More', '',
     `- [Full reference for agents](${BASE_PLACEHOLDER}/llms-full.txt): every parameter and status, and the rules in full`,
     `- [OpenAPI document](${BASE_PLACEHOLDER}/openapi.json)`, `- [Interactive docs](${BASE_PLACEHOLDER}/docs)`, '');
   return lines.join('\n');
 }
 
 /** The long file: the short one's parts, each operation in detail, and docs/api.md. */
-export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string): string {
+export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string, cost: PointsCost): string {
   const lines = [...header(doc), '## Endpoints', ''];
   for (const { method, path, op } of operations(doc)) {
     lines.push(`### ${method} ${path}`, '', oneLine(op.summary) + '.', ...(op.description ? ['', oneLine(op.description)] : []), '');
@@ -89,6 +107,6 @@ export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string): string {
     const statuses = Object.entries(op.responses ?? {}).map(([status, r]) => `- ${status}: ${oneLine(r.description)}`);
     lines.push(...(op.parameters?.length ? [''] : []), 'Example:', '', '```sh', exampleCall(method, path, op), '```', '', 'Answers:', '', ...statuses, '');
   }
-  lines.push(...errorCodes(), ...POINTS, '# The interface and its rules, from docs/api.md', '', apiRules(apiDoc), '');
+  lines.push(...errorCodes(), ...pointsRules(cost), '# The interface and its rules, from docs/api.md', '', apiRules(apiDoc), '');
   return lines.join('\n');
 }
