@@ -16,18 +16,23 @@ describe('the scheduler', () => {
   let server: FeedServer;
   let rebuilds = 0;
   const ecbf = sourceByCode('ECBF')!;
-  // Two feeds of the same format under different codes: one answers at once, one takes 1.5 s.
+  // Two feeds of the same format under different codes: one answers at once, the other only when the
+  // test releases it (after the fast run ended), so "did not wait" is an order, not a stopwatch.
   const fast: Source = { ...ecbf, code: 'FAST' };
   const slow: Source = { ...ecbf, code: 'SLOW' };
   let scheduler: Scheduler;
   let slowServer: import('node:http').Server;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
 
   before(async () => {
     server = await startFeedServer((path) => (path.startsWith('/fast') ? { body: daily('2026-04-15', '1.1700') } : undefined));
     const original = server.url;
-    // The slow feed: a second server that waits before answering.
+    // The slow feed: a second server that answers once released.
     slowServer = await import('node:http').then(({ createServer }) => {
-      const s = createServer((_req, res) => setTimeout(() => res.end(daily('2026-04-15', '1.1650')), 1500));
+      const s = createServer((_req, res) => void released.then(() => res.end(daily('2026-04-15', '1.1650'))));
       return new Promise<import('node:http').Server>((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)));
     });
     const slowUrl = `http://127.0.0.1:${(slowServer.address() as import('node:net').AddressInfo).port}`;
@@ -52,15 +57,18 @@ describe('the scheduler', () => {
   });
 
   test('a slow source does not delay another, and one source never overlaps itself', async () => {
-    const started = Date.now();
+    let slowEnded = false;
     const slowRun = scheduler.run(slow);
+    void slowRun.then(() => {
+      slowEnded = true;
+    });
     assert.equal(scheduler.run(slow), slowRun, 'a second run of the same source started');
+    // The slow feed cannot answer before release(): the fast run ending first is the proof.
     const fastResult = await scheduler.run(fast);
-    const fastMs = Date.now() - started;
     assert.equal(fastResult.status, 'done');
-    assert.ok(fastMs < 1000, `the fast source waited ${fastMs} ms`);
+    assert.equal(slowEnded, false);
+    release();
     assert.equal((await slowRun).status, 'done');
-    assert.ok(Date.now() - started >= 1400);
     assert.equal(rebuilds, 2);
   });
 
