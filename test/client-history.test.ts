@@ -60,6 +60,7 @@ describe('kurs-client history methods against a live server', () => {
   test('bankTimeseries and fluctuation', async () => {
     const ecb = await client.bankTimeseries('ECBF', { start: '2026-04-01', end: '2026-04-13', symbols: ['USD'], reciprocal: true });
     assert.ok(Object.values(ecb.rates).every((r) => r.USD! > 1), 'reciprocal: USD per 1 EUR');
+    assert.equal(ecb.unit, 'currency per EUR');
     const move = await client.fluctuation('EUR', { start: '2026-04-01', end: '2026-04-13', symbols: ['USD'] });
     const usd = move.rates.USD!;
     assert.ok(usd.start_rate > 0 && usd.end_rate > 0);

@@ -20,7 +20,7 @@ describe('range endpoints', () => {
     return { res, body: res.headers['content-type']?.toString().startsWith('application/json') ? (JSON.parse(res.body) as Series) : undefined };
   };
 
-  test('timeseries: one entry per publication day, each as on /v1/{base}/{date}; weekends left out', async () => {
+  test('timeseries: the start day, then one entry per publication day, each as on /v1/{base}/{date}; weekends left out', async () => {
     const { res, body } = await get('/v1/timeseries/eur?start=2026-03-01&end=2026-04-14&symbols=USD,jpy');
     assert.equal(res.statusCode, 200);
     assert.equal(body!.base, 'EUR');
@@ -112,7 +112,10 @@ describe('range endpoints', () => {
     assert.equal(res.statusCode, 200);
     const rates = body!.rates;
     const usd = ecb.filter((r) => r[1] === 'USD');
-    assert.deepEqual(Object.keys(rates), usd.filter((r) => r[0] >= '2026-03-01').map((r) => r[0]));
+    // 2026-03-01 is a Sunday: the range opens with the figures in force on it, Friday's.
+    const friday = usd.find((r) => r[0] === '2026-02-27')!;
+    assert.deepEqual(Object.keys(rates), ['2026-03-01', ...usd.filter((r) => r[0] >= '2026-03-01').map((r) => r[0])]);
+    assert.equal(String(rates['2026-03-01']!.USD), String(Number(friday[2])));
     for (const r of usd.filter((r) => r[0] >= '2026-03-01')) assert.equal(String(rates[r[0]]!.USD), String(Number(r[2])), r[0]);
     const direct = (await get('/v1/bank/ECBF/timeseries?start=2026-04-13&end=2026-04-13&symbols=USD')).body!.rates['2026-04-13']!.USD!;
     assert.ok(Math.abs(direct * rates['2026-04-13']!.USD! - 1) < 1e-7);

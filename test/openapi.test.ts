@@ -65,9 +65,8 @@ describe('/openapi.json', () => {
         assert.ok(op.responses['200'].headers['X-Points-Remaining'], `${path} points header`);
         assert.ok(op.responses['429'].headers['Retry-After'] && op.responses['429'].headers.RateLimit, `${path} Retry-After and RateLimit`);
         assert.ok(!(op.parameters ?? []).some((p: { name: string }) => p.name === 'api_key'), `${path} lists api_key as a parameter`);
-        // Range answers (D15) stream, so no validator exists before their first byte.
-        const ranged = /\/(timeseries|fluctuation)\b/.test(path);
-        if (method === 'get' && !usage && !ranged) assert.ok(op.responses['304'] && op.responses['200'].headers.ETag, `${path} 304/ETag`);
+        // Range answers (D15) too: built whole they carry a tag; only streamed ones have none.
+        if (method === 'get' && !usage) assert.ok(op.responses['304'] && op.responses['200'].headers.ETag, `${path} 304/ETag`);
       }
     }
     const usage = doc.paths['/v1/usage']!.get;
@@ -77,7 +76,7 @@ describe('/openapi.json', () => {
     const latest = doc.paths['/v1/{base_currency}/latest']!.get;
     assert.deepEqual(latest.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), ['path:base_currency', 'query:amount']);
     assert.ok(latest.parameters.every((p: { description?: string; example?: unknown }) => p.description && p.example !== undefined));
-    assert.deepEqual(Object.keys(doc.paths['/v1/rates/convert']!.post.responses).sort(), ['200', '400', '401', '402', '403', '413', '415', '422', '429', '5XX']);
+    assert.deepEqual(Object.keys(doc.paths['/v1/rates/convert']!.post.responses).sort(), ['200', '400', '401', '402', '403', '404', '413', '415', '422', '429', '5XX']);
     assert.ok(doc.paths['/v1/rates/convert']!.post.requestBody.content['application/json'].schema.properties.targets);
   });
 

@@ -1,7 +1,7 @@
 // KursClient: one method per endpoint. Answers are typed from the OpenAPI document (types.gen.ts);
 // with `exact: true` every number arrives as its exact decimal text instead (Exact<T>).
 import type { Exact } from './exact-json.js';
-import type { FluctuationResponse, HistoricalResponse, RangeOptions, TimeseriesResponse } from './history.js';
+import type { BankTimeseriesResponse, FluctuationResponse, HistoricalResponse, RangeOptions, TimeseriesResponse } from './history.js';
 import { Transport, type CallOptions, type TransportOptions } from './transport.js';
 import type { BankResponse, BanksResponse, ConvertResponse, CurrenciesResponse, LatestResponse, RateResponse, SourcesResponse, UsageResponse } from './types.gen.js';
 
@@ -81,8 +81,8 @@ export class KursClient<E extends boolean = false> {
     return this.get(`/v1/timeseries/${seg(base)}`, range(opts), opts);
   }
 
-  /** A bank's own figures over a range, in its own digits (D15). */
-  bankTimeseries(code: string, opts: RangeOptions & { reciprocal?: boolean } & CallOptions): Promise<Out<TimeseriesResponse, E>> {
+  /** A bank's figures over a range, by default units of its base per 1 unit of each currency (D8, D15). */
+  bankTimeseries(code: string, opts: RangeOptions & { reciprocal?: boolean } & CallOptions): Promise<Out<BankTimeseriesResponse, E>> {
     return this.get(`/v1/bank/${seg(code)}/timeseries`, { ...range(opts), reciprocal: flag(opts.reciprocal) }, opts);
   }
 

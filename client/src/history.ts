@@ -14,7 +14,10 @@ export interface HistoricalResponse {
   rates: DatedRates;
 }
 
-/** GET /v1/timeseries/{base} and /v1/bank/{code}/timeseries (D15): one entry per publication day. */
+/**
+ * GET /v1/timeseries/{base} (D15): the start day, then one entry per publication day; each rate is
+ * units of the currency per 1 unit of `base`.
+ */
 export interface TimeseriesResponse {
   code: number;
   message: string;
@@ -22,6 +25,15 @@ export interface TimeseriesResponse {
   start: string;
   end: string;
   rates: Record<string, Record<string, number>>;
+}
+
+/**
+ * GET /v1/bank/{code}/timeseries (D8, D15): the other way round by default, units of `base` per 1
+ * unit of each currency; `unit` says which (`EUR per currency`, or `currency per EUR` with `reciprocal`).
+ */
+export interface BankTimeseriesResponse extends TimeseriesResponse {
+  bank_code: string;
+  unit: string;
 }
 
 /** GET /v1/fluctuation/{base} (D15). */

@@ -66,6 +66,8 @@ export type BankBankCodeTimeseriesResponse = {
   message: string;
   bank_code: string;
   base: string;
+  /** which way the rates read: `EUR per currency` (the default, D8: units of the bank's base per 1 unit of each currency) or, with `reciprocal=true`, `currency per EUR` */
+  unit: string;
   /** UTC day, `YYYY-MM-DD` */
   start: string;
   /** UTC day, `YYYY-MM-DD` */
@@ -234,7 +236,7 @@ export type TimeseriesBaseCurrencyResponse = {
   start: string;
   /** UTC day, `YYYY-MM-DD` */
   end: string;
-  /** keyed by day (`YYYY-MM-DD`; with `group`, the period's first day), then by currency */
+  /** keyed by day (`YYYY-MM-DD`; with `group`, the period's first day), then by currency; units of the currency per 1 unit of `base` */
   rates: Record<string, Record<string, number>>;
 };
 

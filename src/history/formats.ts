@@ -1,5 +1,6 @@
 // The three shapes of a range answer (D15): the JSON envelope keyed by day, CSV `date,currency,rate`
-// and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB.
+// and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB. A bank's
+// range reads the other way round by default (D8), so its lines say so: `unit`, e.g. `EUR per AUD`.
 import type { DayRow } from './series.js';
 
 export type RangeFormat = 'json' | 'csv' | 'ndjson';
@@ -12,17 +13,20 @@ export const CONTENT_TYPES: Record<RangeFormat, string> = {
 
 const CHUNK = 64 * 1024;
 
-/** `head` is the JSON envelope's fields before `rates`, e.g. `"base":"EUR","start":…`. */
-export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string): AsyncGenerator<string> {
-  let out = format === 'json' ? `{"code":200,"message":"success",${head},"rates":{` : format === 'csv' ? 'date,currency,rate\n' : '';
+/**
+ * `head` is the JSON envelope's fields before `rates`, e.g. `"base":"EUR","start":…`; `unit`, when
+ * given, names each line's direction (a CSV column and an NDJSON field: `EUR per AUD`).
+ */
+export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string, unit?: (code: string) => string): AsyncGenerator<string> {
+  let out = format === 'json' ? `{"code":200,"message":"success",${head},"rates":{` : format === 'csv' ? `date,currency,rate${unit ? ',unit' : ''}\n` : '';
   let first = true;
   for await (const [day, rates] of rows) {
     if (format === 'json') {
       out += `${first ? '' : ','}"${day}":{${rates.map(([code, text]) => `"${code}":${text}`).join(',')}}`;
     } else if (format === 'csv') {
-      for (const [code, text] of rates) out += `${day},${code},${text}\n`;
+      for (const [code, text] of rates) out += unit ? `${day},${code},${text},${unit(code)}\n` : `${day},${code},${text}\n`;
     } else {
-      for (const [code, text] of rates) out += `{"date":"${day}","base":"${base}","currency":"${code}","rate":${text}}\n`;
+      for (const [code, text] of rates) out += `{"date":"${day}","base":"${base}","currency":"${code}","rate":${text}${unit ? `,"unit":"${unit(code)}"` : ''}}\n`;
     }
     first = false;
     if (out.length >= CHUNK) {

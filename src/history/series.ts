@@ -1,4 +1,5 @@
-// The rows of a blended range (D15): per day on which a source contributing to a requested rate
+// The rows of a blended range (D15): the start day (the figures in force on it, as `/v1/{base}/{date}`
+// answers, a weekend's included), then each day on which a source contributing to a requested rate
 // published, each requested currency's rate against the base, from the in-memory columns; with
 // `group`, the mean of each ISO week or calendar month. Generators: a long range is never held whole.
 import { addDays } from '../time/days.js';
@@ -34,7 +35,7 @@ function* daily(cols: HistoryColumns, q: SeriesQuery): Generator<DayRow> {
     const from = dayNumber(day) * 86_400;
     const on = (bank: number) => bank >= from && bank < from + 86_400;
     // USD is the pivot: its stamp is every source's newest, so it says nothing of a cross rate.
-    let published = q.base !== 'USD' && on(base.bank[slot]!);
+    let published = day === q.start || (q.base !== 'USD' && on(base.bank[slot]!));
     const rates: [string, string][] = [];
     for (const { code, col } of targets) {
       const v = col.perUsd[slot]!;

@@ -23,15 +23,25 @@ export const DayRates = envelope(
 const byDay = Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: 'keyed by day (`YYYY-MM-DD`; with `group`, the period\'s first day), then by currency' });
 
 export const Timeseries = envelope(
-  { base: Currency, start: Day, end: Day, rates: byDay },
+  { base: Currency, start: Day, end: Day, rates: Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: `${byDay.description}; units of the currency per 1 unit of \`base\`` }) },
   { code: 200, message: 'success', base: 'EUR', start: '2008-09-15', end: '2008-09-16', rates: { '2008-09-15': { USD: 1.4276 }, '2008-09-16': { USD: 1.4161 } } },
-  'One entry per day on which a source contributing to a requested rate published (D15)',
+  'The start day, then one entry per day on which a source contributing to a requested rate published (D15)',
 );
 
 export const BankTimeseries = envelope(
-  { bank_code: Type.String(), base: Currency, start: Day, end: Day, rates: byDay },
-  { code: 200, message: 'success', bank_code: 'ECBF', base: 'EUR', start: '2008-09-15', end: '2008-09-16', rates: { '2008-09-15': { USD: 1.4276 }, '2008-09-16': { USD: 1.4161 } } },
-  'The bank\'s own figures per date it published, in its own digits (D8, D15)',
+  {
+    bank_code: Type.String(),
+    base: Currency,
+    unit: Type.Union([Type.String({ pattern: '^[A-Z]{3} per currency$' }), Type.String({ pattern: '^currency per [A-Z]{3}$' })], {
+      description: 'which way the rates read: `EUR per currency` (the default, D8: units of the bank\'s base per 1 unit of each currency) or, with `reciprocal=true`, `currency per EUR`',
+      examples: ['EUR per currency'],
+    }),
+    start: Day,
+    end: Day,
+    rates: byDay,
+  },
+  { code: 200, message: 'success', bank_code: 'ECBF', base: 'EUR', unit: 'EUR per currency', start: '2008-09-15', end: '2008-09-16', rates: { '2008-09-15': { USD: 0.70047632 }, '2008-09-16': { USD: 0.70616482 } } },
+  'The bank\'s figures, the start day then per date it published, in the directions of D8 (the published one in the bank\'s own digits, D15)',
 );
 
 const Change = Type.Object(

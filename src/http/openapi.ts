@@ -69,9 +69,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     description: 'Each leg\'s contributing banks with their published figure, date, weight and any exclusion. Costs what `/v1/rate` costs.',
   },
   'POST /v1/rates/convert': {
-    summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 413, 415, 422],
+    summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 404, 413, 415, 422],
     bodyExample: { base: 'EUR', amount: 100, targets: ['USD', 'GBP', 'XYZ'] }, fields: { date: DATE },
-    description: 'One amount into up to 500 targets; targets without a fresh rate are listed in `missing`.',
+    description: 'One amount into up to 500 targets; targets without a fresh rate are listed in `missing`. '
+      + 'With `date`, a conversion that finds no rate for any target is 404 `no_fresh_rate` and costs nothing (D16).',
   },
   'GET /v1/bank/:bank_code': {
     summary: 'One bank\'s own rates', tag: 'banks', ok: BankRates, keyed: true, cached: true, errors: [404, 422],

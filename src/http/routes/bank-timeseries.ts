@@ -1,5 +1,5 @@
-// A bank's own figures over a range (D15): `GET /v1/bank/{code}/timeseries`, in the bank's digits,
-// priced per started 31 days (D16), in JSON, CSV or NDJSON.
+// A bank's own figures over a range (D15): `GET /v1/bank/{code}/timeseries`, in the directions of D8
+// (the published one in the bank's digits), priced per started 31 days (D16), in JSON, CSV or NDJSON.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
@@ -11,7 +11,7 @@ import type { RouteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
 import { bankCode, booleanFlag } from '../params.js';
-import { sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
+import { noFigures, nonEmpty, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 import { groupParam } from './timeseries.js';
 
 const Query = Type.Object({
@@ -38,10 +38,16 @@ export function bankTimeseriesRoutes(app: FastifyInstance, deps: RouteDeps): voi
       const format = rangeFormat(q.format, request.headers.accept);
       const source = sourceByCode(code);
       if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
-      const days = bankSeries(deps.store, source.code, { start, end, symbols, reciprocal });
-      const rows = group ? groupMeansAsync(days, group) : days;
+      const days = bankSeries(deps.store, source, { start, end, symbols, reciprocal });
+      const rows = await nonEmpty(group ? groupMeansAsync(days, group) : days);
+      if (!rows) throw noFigures(source.code, start, end);
       const units = rangeUnits(start, end);
-      const chunks = rangeChunks(rows, format, source.currency, `"bank_code":"${source.code}","base":"${source.currency}","start":"${start}","end":"${end}"`);
+      // D8's default is units of the base per 1 unit of each currency, the other way round from
+      // /v1/timeseries: every format says which way it reads.
+      const base = source.currency;
+      const unit = reciprocal ? (c: string) => `${c} per ${base}` : (c: string) => `${base} per ${c}`;
+      const head = `"bank_code":"${source.code}","base":"${base}","unit":"${unit('currency')}","start":"${start}","end":"${end}"`;
+      const chunks = rangeChunks(rows, format, base, head, unit);
       return sendRange(deps.meter, request, reply, units * deps.pointsCost.timeseries, format, chunks, units * 31 > STREAM_AFTER_DAYS);
     },
   );

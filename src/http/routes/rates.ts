@@ -84,6 +84,8 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const amount = amountOf(body.amount, 'invalid_body');
       const rates = dated ? await deps.history.day(dated) : deps.market.current.rates;
       const { body: json, newest } = keptConversion(rates, base, amount, body.targets, dated ?? today(), quotes);
+      // D16: a dated conversion that found no rate at all (every target in `missing`) costs nothing.
+      if (dated && newest === undefined) throw new ApiError('no_fresh_rate', `no rate available from ${base} to any of the targets on ${dated}`);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
     },
   );

@@ -10,7 +10,7 @@ import { fluctuationRows, fluctuationBody } from '../../history/fluctuation.js';
 import type { RouteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { historyCurrency, rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
-import { collect, notReady, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
+import { collect, noFigures, nonEmpty, notReady, rangeBody, type RangeBody, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 
 const RangeQuery = {
   start: Type.String(),
@@ -40,7 +40,7 @@ const KEPT_SYMBOLS = 10;
 export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const params = Type.Object({ base_currency: Type.String() });
   // Kept as bytes: sending a 200 KB string encoded it and measured its length on every request.
-  const bodies = new Map<string, Buffer>();
+  const bodies = new Map<string, RangeBody>();
 
   app.get<{ Params: { base_currency: string }; Querystring: RangeQueryString }>(
     '/v1/timeseries/:base_currency',
@@ -62,9 +62,11 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const key = `${deps.history.version} ${base} ${symbols?.join(',')} ${start} ${end} ${group} ${format}`;
       const kept = keep ? bodies.get(key) : undefined;
       if (kept !== undefined) return sendRange(deps.meter, request, reply, cost, format, kept, false);
-      const chunks = rangeChunks(series(cols, { base, symbols, start, end, group }), format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
+      const rows = await nonEmpty(series(cols, { base, symbols, start, end, group }));
+      if (!rows) throw noFigures(symbols ? `${base} to ${symbols.join(',')}` : base, start, end);
+      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
       if (!keep) return sendRange(deps.meter, request, reply, cost, format, chunks, units * 31 > STREAM_AFTER_DAYS);
-      const body = Buffer.from(await collect(chunks));
+      const body = rangeBody(Buffer.from(await collect(chunks)));
       if (bodies.size >= KEPT_BODIES) bodies.delete(bodies.keys().next().value!);
       bodies.set(key, body);
       return sendRange(deps.meter, request, reply, cost, format, body, false);
@@ -82,7 +84,8 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const format = rangeFormat(q.format, request.headers.accept);
       const [from, to] = [await deps.history.day(start), await deps.history.day(end)];
       const changes = fluctuationRows(from, to, base, symbols);
-      if (!changes) throw new ApiError('no_fresh_rate', `no rate available for ${base} on ${start} and ${end}`);
+      // No currency with a rate on both days is as empty as no base: nothing to answer, nothing charged (D16).
+      if (!changes || changes.length === 0) throw new ApiError('no_fresh_rate', `no rate available for ${base} on both ${start} and ${end}`);
       const cost = rangeUnits(start, end) * deps.pointsCost.fluctuation;
       if (format === 'json') return sendRange(deps.meter, request, reply, cost, format, fluctuationBody(base, start, end, changes), false);
       const rows: DayRow[] = [[start, changes.map((c) => [c.code, c.startRate])], [end, changes.map((c) => [c.code, c.endRate])]];
