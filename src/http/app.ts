@@ -137,7 +137,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
       done();
     });
-    usageRoutes(v1, deps, usage);
+    usageRoutes(v1, deps, usage, balances);
     rateRoutes(v1, routeDeps);
     bankRoutes(v1, routeDeps);
     provenanceRoutes(v1, deps);

@@ -12,8 +12,9 @@ import type { KeyCache } from '../access/key-cache.js';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: KeyLookup;
-    /** What the meter answered for this request: its cost (0 unless charged) and the balance after it. */
-    points?: { cost: number; remaining: number };
+    /** What the meter answered for this request: its cost (0 unless charged) and the balance after it;
+     *  `known` when the balance was read from the instance's own newest figure (nothing new to note). */
+    points?: { cost: number; remaining: number; known?: true };
   }
   interface FastifyContextConfig {
     endpoint?: EndpointId;

@@ -48,7 +48,7 @@ export function installPointsHeaders(app: FastifyInstance, balances: Balances): 
     const auth = request.auth;
     if (auth) {
       const points = request.points;
-      if (points) balances.saw(auth.account.id, points.remaining);
+      if (points && !points.known) balances.saw(auth.account.id, points.remaining);
       reply.header('x-points-cost', points ? String(points.cost) : '0');
       reply.header('x-points-remaining', String(points ? points.remaining : balances.of(auth)));
       if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
