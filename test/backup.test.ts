@@ -40,10 +40,16 @@ describe('backups while serving', () => {
           if (res.status === 200) served++;
         }
       });
-      await sleep(700);
-      const file = join(db.path, '..', 'backup.db');
+      // Traffic before and after the backup, counted rather than slept for (a busy machine is slow).
+      const servedAtLeast = async (n: number) => {
+        while (served < n) await sleep(10);
+      };
+      await servedAtLeast(50);
+      // A folder that does not exist yet is made.
+      const file = join(db.path, '..', 'backups', 'new', 'backup.db');
       const backup = await run(process.execPath, [BIN, 'backup', file, '--json'], { env: { ...process.env, KURS_DATABASE_URL: db.url } });
-      await sleep(300);
+      // At most 8 requests were in flight when the copy was taken: 50 more answers include charges after it.
+      await servedAtLeast(served + 50);
       running = false;
       await Promise.all(loops);
       assert.equal(await stopServer(server.child), 0);

@@ -1,4 +1,6 @@
 // `kurs prune`, `kurs backup`, `kurs copy`: keeping the data (issue 17; docs/operations.md).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { pruneOld } from '../access/retention.js';
 import { loadConfig } from '../config.js';
@@ -23,6 +25,12 @@ export function keepCommands(program: Command): void {
     .action(async (file: string, o: { json?: boolean }) => {
       const url = loadConfig().databaseUrl;
       if (!url.startsWith('sqlite:')) throw new CliError('kurs backup is for SQLite; back up PostgreSQL with pg_dump -Fc (docs/operations.md)');
+      // `kurs backup ./backups/today.db` on a first backup: the folder is made, as a shell user expects.
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+      } catch (err) {
+        throw new CliError(`cannot create the folder ${dirname(file)} for the backup: ${(err as Error).message}`);
+      }
       const r = await backupSqlite(url.slice('sqlite:'.length), file).catch((err: Error) => {
         throw new CliError(err.message);
       });
