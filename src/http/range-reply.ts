@@ -20,7 +20,7 @@ export const notReady = () => new ApiError('unavailable', 'history for this rang
 
 /** D16: nothing to answer, nothing charged. */
 export const noFigures = (what: string, start: string, end: string) =>
-  new ApiError('no_fresh_rate', `no rate available for ${what} between ${start} and ${end}; GET /v1/banks shows the dates each source covers`);
+  new ApiError('no_fresh_rate', `no rate available for ${what} between ${start} and ${end}; GET /v1/banks?format=full gives each source's first_date and newest_date`);
 
 /** A range body built whole (and perhaps kept), with its strong validator. */
 export interface RangeBody {
