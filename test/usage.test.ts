@@ -7,6 +7,14 @@ import { openSqlite } from '../src/store/open.js';
 import type { SqlStore } from '../src/store/sql-store.js';
 import { SEED_TODAY, tempDb, testApp, type TestApp } from './helpers.js';
 
+/** Reads until the usage flush (every USAGE_FLUSH_MS) has written something: a busy machine flushes late. */
+async function flushed<T>(read: () => Promise<T[]>): Promise<T[]> {
+  const deadline = Date.now() + 30_000;
+  let rows = await read();
+  while (rows.length === 0 && Date.now() < deadline) rows = await (await sleep(50), read());
+  return rows;
+}
+
 describe('GET /v1/usage', () => {
   let t: TestApp;
   before(async () => {
@@ -64,10 +72,7 @@ describe('GET /v1/usage', () => {
     const { key, accountId } = await t.key({ plan: 'business', points: 5, expiresAt: '2026-01-01T00:00:00.000Z' });
     assert.equal((await get('/v1/usage', key)).statusCode, 402);
     assert.equal((await get('/v1/EUR/latest', key)).statusCode, 402);
-    const rows = await (async () => {
-      await sleep(1_300);
-      return t.store.usageDays(accountId, '2026-04-01', '2026-04-30');
-    })();
+    const rows = await flushed(() => t.store.usageDays(accountId, '2026-04-01', '2026-04-30'));
     assert.deepEqual(rows, [{ accountId, day: '2026-04-14', requests: 2, points: 0 }]);
   });
 
@@ -75,8 +80,7 @@ describe('GET /v1/usage', () => {
     const { key, accountId } = await t.key({ plan: 'business', points: 5 });
     assert.equal((await get('/v1/currencies', key)).statusCode, 200);
     assert.deepEqual(await t.store.usageDays(accountId, '2026-04-14', '2026-04-14'), []);
-    await sleep(1_300);
-    assert.deepEqual(await t.store.usageDays(accountId, '2026-04-14', '2026-04-14'), [{ accountId, day: '2026-04-14', requests: 1, points: 1 }]);
+    assert.deepEqual(await flushed(() => t.store.usageDays(accountId, '2026-04-14', '2026-04-14')), [{ accountId, day: '2026-04-14', requests: 1, points: 1 }]);
   });
 
   test('rejects unknown query parameters with 422', async () => {
