@@ -38,7 +38,7 @@ describe('kurs serve: the first start', () => {
       assert.equal(ingest.status, 0, ingest.stderr);
       assert.match(ingest.stdout, /ECBF eurofxref-daily.xml: 2 new/);
       const { key } = JSON.parse(spawnSync(process.execPath, [BIN, 'keys', 'create', '--plan', 'business', '--json'], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' }).stdout);
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       let usd: unknown;
       while (Date.now() < deadline) {
         usd = (await (await fetch(`${url}/v1/bank/ECBF?reciprocal=true`, { headers: { authorization: key } })).json()).rates.USD;
