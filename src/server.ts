@@ -11,6 +11,7 @@ import { buildApp } from './http/app.js';
 import { prettyLogStream } from './http/log-format.js';
 import { followHistory } from './history/follow.js';
 import { History } from './history/history.js';
+import { Stopped } from './history/materialise.js';
 import { utcDay } from './time/days.js';
 import { Scheduler } from './ingest/scheduler.js';
 import { loadSeed, type Seed } from './ingest/seed.js';
@@ -60,7 +61,12 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   await rebuilds.boot();
   const historyFollower = followHistory(history, () => utcDay(now()), app.log);
   // Local ingests and the seed history's end reach history through the queue, after the rates.
-  rebuilds.onData.push(() => historyFollower.onData());
+  // Until history has settled after the seed's history (below), the follower waits: materialising
+  // before every row is in would write days from part of the figures.
+  rebuilds.onData.push(() => {
+    if (historyLoaded.settled) historyFollower.onData();
+  });
+  let leader = false;
   void history.load().catch((err) => app.log.error({ err }, 'could not load history'));
 
   // D12: the monthly refill at boot and at each month boundary; idempotent, so every instance may run it.
@@ -114,10 +120,11 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       // On SQLite this is a poll every 2 s, and new data reaches history through the rebuild's
       // onData step; kicking history on every poll cost a catch-up (~80 ms here) every 2 s, idle or
       // not. A PostgreSQL notice may also mean another instance materialised: no new data version.
-      if (store.dialect === 'postgres') historyFollower.onData();
+      if (store.dialect === 'postgres' && historyLoaded.settled) historyFollower.onData();
     },
-    onLeader: (leader) => {
-      historyFollower.setLeader(leader);
+    onLeader: (isLeader) => {
+      leader = isLeader;
+      if (historyLoaded.settled) historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
         scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
@@ -134,12 +141,34 @@ export async function serve(config: Config, out: (line: string) => void): Promis
 
   const seedHistory = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
   if (!seedHistory) historyLoaded.markLoaded();
+  // Once the rows are in: one catch-up (the ingester materialises, another instance reads what it
+  // wrote), then every day is known and the gate opens; then the follower takes over.
+  let closing = false;
+  let settling: Promise<void> | undefined;
+  void historyLoaded.ready.then(() => {
+    if (closing) return;
+    const started = performance.now();
+    settling = (leader ? history.materialise(utcDay(now())) : history.sync())
+      .then(
+        (done) => {
+          if (done && done.days > 0) app.log.info({ days: done.days, ranges: done.ranges, ms: Math.round(performance.now() - started) }, 'history materialised');
+        },
+        (err: Error) => (err instanceof Stopped ? undefined : app.log.error({ err }, 'history could not catch up')),
+      )
+      .finally(() => {
+        historyLoaded.markSettled();
+        app.log.info('history ready');
+        historyFollower.setLeader(leader);
+      });
+  });
 
   return async () => {
     rebuilds.stop();
+    closing = true;
     await seedHistory?.stop();
     clearTimeout(monthly);
     await historyFollower.stop();
+    await settling;
     await app.close();
     const running = scheduler;
     scheduler = undefined;

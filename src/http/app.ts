@@ -132,7 +132,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     installKnownParams(v1);
-    installHistoryGate(v1, deps.historyLoaded);
+    installHistoryGate(v1, deps.historyLoaded, routeDeps.history);
     v1.addHook('onResponse', (request, _reply, done) => {
       if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
       done();

@@ -125,8 +125,8 @@ export class FastLane {
       const rates = market.current.rates;
       return { route: RATE_ROUTE, endpoint: 'rate', kept: false, answer: () => rateAnswer(rates, utcDay(at), path.slice(9, 12), path.slice(13, 16), amount) };
     }
-    // /v1/USD/2020-06-15 once the seed's history has loaded (before, Fastify's gate answers 503).
-    if (q < 0 && datedPath(path) && (historyLoaded?.loaded ?? true)) {
+    // /v1/USD/2020-06-15 once history has settled after a first start (before, Fastify's gate decides).
+    if (q < 0 && datedPath(path) && (historyLoaded?.settled ?? true)) {
       return { route: HISTORY_DAY_ROUTE, endpoint: 'history', kept: true, answer: () => dayAnswer(history, utcDay(at), path.slice(4, 7), path.slice(8), undefined) };
     }
     return undefined;

@@ -10,12 +10,15 @@ import { batchRows, historyBatches, lastBatch, openSeedHistory, type BatchSource
 export const HISTORY_BATCH_ROWS = 500;
 
 /**
- * Whether the seed's history is in the database yet. Until it is, a dated request for a day before
- * the recent part may find too little data: the history endpoints answer 503 `unavailable` with
- * `Retry-After` for those days rather than a partial answer.
+ * How far a first start has come. `loaded`: the seed's history rows are in the database (or no
+ * load was needed). `settled`: after that, this process's first history catch-up has ended, so
+ * every materialised day is known. In between, a day that is not materialised cannot be told right
+ * (its blend builds on the days before it): the history gate (src/http/history-gate.ts) answers
+ * 503 `unavailable` with `Retry-After` for it, never a partial answer or a wrong 404.
  */
 export class HistoryReadiness {
   private done = false;
+  private caughtUp = false;
   private resolve!: () => void;
   /** Resolves once the load has finished (or was not needed); never rejects. */
   readonly ready = new Promise<void>((r) => (this.resolve = r));
@@ -24,9 +27,19 @@ export class HistoryReadiness {
     return this.done;
   }
 
+  get settled(): boolean {
+    return this.caughtUp;
+  }
+
   markLoaded(): void {
     this.done = true;
     this.resolve();
+  }
+
+  /** The first catch-up after the load has ended (implies loaded). */
+  markSettled(): void {
+    this.markLoaded();
+    this.caughtUp = true;
   }
 }
 
