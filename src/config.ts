@@ -1,5 +1,9 @@
 // The only reader of process.env. Configuration is read once at boot; every problem is collected
 // so that a bad deployment stops with the full list instead of one error per restart.
+import { fileURLToPath } from 'node:url';
+
+/** Where `npm install` builds the first start's database (git-ignored; `npm ci` clears it). */
+export const FIRST_START_DB = fileURLToPath(new URL('../node_modules/.cache/kurs/first-start.db', import.meta.url));
 
 export interface Config {
   databaseUrl: string;
@@ -7,6 +11,9 @@ export interface Config {
   port: number;
   ingest: boolean;
   seed: boolean;
+  /** KURS_FIRST_START_DB: the install-time build a first start on a new SQLite file copies
+   *  (src/ingest/first-start.ts); undefined (`off`): always load the seed's history instead. */
+  firstStartDb: string | undefined;
   bootstrapKey: boolean;
   logLevel: string;
   /** `pretty`: short readable lines (stdout is a terminal); `json`: one JSON record a line (KURS_LOG_FORMAT). */
@@ -159,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     port: integer('KURS_PORT', 8080, 0, 65535),
     ingest: onOff('KURS_INGEST', true),
     seed: onOff('KURS_SEED', true),
+    firstStartDb: env.KURS_FIRST_START_DB === 'off' ? undefined : env.KURS_FIRST_START_DB || FIRST_START_DB,
     bootstrapKey: onOff('KURS_BOOTSTRAP_KEY', true),
     logLevel,
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',

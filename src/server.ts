@@ -14,8 +14,9 @@ import { History } from './history/history.js';
 import { Stopped } from './history/materialise.js';
 import { utcDay } from './time/days.js';
 import { Scheduler } from './ingest/scheduler.js';
-import { loadSeed, type Seed } from './ingest/seed.js';
+import { loadSeed, SEED_FILE, type Seed } from './ingest/seed.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
+import { adoptFirstStart } from './ingest/first-start.js';
 import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { RebuildQueue } from './rates/rebuild-queue.js';
@@ -23,7 +24,7 @@ import { openRuntime } from './runtime.js';
 import { SOURCES } from './sources/index.js';
 import { PgCoordination, PollingCoordination, type Coordination } from './store/coordination.js';
 
-export const SEED_FILE = new URL('../seed/seed.json', import.meta.url);
+export { SEED_FILE };
 /** SQLite: how often a server looks for snapshots stored by another process. */
 const DATA_POLL_MS = 2_000;
 /** PostgreSQL: how often a follower tries for the ingester lock (takeover well within a minute). */
@@ -33,6 +34,8 @@ const REFILL_RECHECK_MS = 6 * 3_600_000;
 export const BOOTSTRAP_POINTS = 1_000;
 
 export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
+  // A first start on a new SQLite file begins from the install-time build, when it fits (issue 26).
+  const firstStart = config.seed && config.firstStartDb && config.databaseUrl.startsWith('sqlite:') ? adoptFirstStart(config.firstStartDb, config.databaseUrl.slice('sqlite:'.length), config.freshnessGraceDays) : undefined;
   const { store, market } = await openRuntime(config);
   const now = () => new Date();
 
@@ -59,6 +62,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
   await rebuilds.boot();
+  if (firstStart && 'adopted' in firstStart) app.log.info({ builtAt: firstStart.adopted.builtAt, lastDay: firstStart.adopted.lastDay }, 'first start from the install-time history build');
+  else if (firstStart && firstStart.skipped !== 'the database exists') app.log.info({ reason: firstStart.skipped }, 'first start loads the seed history itself');
   const historyFollower = followHistory(history, () => utcDay(now()), app.log);
   // Local ingests and the seed history's end reach history through the queue, after the rates.
   // Until history has settled after the seed's history (below), the follower waits: materialising
