@@ -144,7 +144,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     onError: (err) => app.log.warn({ err: err.message }, 'coordination connection lost; retrying'),
   });
 
-  const seedHistory = config.seed ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
+  // The install-time build holds the seed's history: nothing to load (its batches are all stored).
+  const built = firstStart !== undefined && 'adopted' in firstStart;
+  if (built) app.log.info({ from: 'the install-time build' }, 'seed history already loaded');
+  const seedHistory = config.seed && !built ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
   if (!seedHistory) historyLoaded.markLoaded();
   // Once the rows are in: one catch-up (the ingester materialises, another instance reads what it
   // wrote), then every day is known and the gate opens; then the follower takes over.
