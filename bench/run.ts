@@ -21,7 +21,7 @@ import { tempPgDatabase } from '../test/support/pg.js';
 import { guard, machineLine, printTable, readFigures, recordFigures, saturation, type Row } from './report.js';
 import { merged } from './rounds.js';
 import { keepTemplate, templatePath, useTemplate } from './seeded-db.js';
-import { blendRow, historyRows, ingestRow } from './side-rows.js';
+import { blendRow, firstStartRows, historyRows, ingestRow } from './side-rows.js';
 import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
 
 const args = process.argv.slice(2);
@@ -278,4 +278,6 @@ console.log(failed.length === 0 ? 'PASS: every target met.' : `FAIL: ${failed.ma
 // The history rows (issue 14) run in a process of their own, after the others: their server holds
 // the whole history, and their bare baselines send the same range bodies.
 const historyFailed = !QUICK && (FILTER === '' || 'history'.includes(FILTER)) ? await historyRows() : false;
-process.exitCode = failed.length === 0 && !historyFailed ? 0 : 1;
+// The first start rows (issue 26): servers on new databases, after the others too.
+const firstStartFailed = !QUICK && (FILTER === '' || 'first start'.includes(FILTER)) ? await firstStartRows(FILTER !== '') : false;
+process.exitCode = failed.length === 0 && !historyFailed && !firstStartFailed ? 0 : 1;

@@ -1,5 +1,5 @@
 // The bench's rows that run as processes of their own (bench/blend.ts, bench/ingest-ecb.ts,
-// bench/history.ts): each prints JSON or its own lines, and run.ts adds what they report.
+// bench/history.ts, bench/first-start.ts): each prints JSON or its own lines, and run.ts adds what they report.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './report.js';
@@ -7,6 +7,7 @@ import type { Row } from './report.js';
 const INGEST = fileURLToPath(new URL('./ingest-ecb.ts', import.meta.url));
 const BLEND = fileURLToPath(new URL('./blend.ts', import.meta.url));
 const HISTORY = fileURLToPath(new URL('./history.ts', import.meta.url));
+const FIRST_START = fileURLToPath(new URL('./first-start.ts', import.meta.url));
 const ECB_HISTORY = fileURLToPath(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.zip', import.meta.url));
 
 /** Runs a bench script in its own process and parses the JSON it prints; undefined if it fails. */
@@ -36,5 +37,12 @@ export async function ingestRow(): Promise<Row> {
 export async function historyRows(): Promise<boolean> {
   console.log('\nHistory (bench/history.ts):');
   const child = spawn(process.execPath, ['--import', 'tsx', HISTORY], { stdio: 'inherit' });
+  return (await new Promise((r) => child.on('exit', r))) !== 0;
+}
+
+/** The first start rows (issue 26), printed as they come; true when one failed. `load`: also the
+ *  starts that load the history themselves (SQLite, and PostgreSQL when configured): minutes. */
+export async function firstStartRows(load: boolean): Promise<boolean> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIRST_START, ...(load ? ['--load'] : [])], { stdio: 'inherit' });
   return (await new Promise((r) => child.on('exit', r))) !== 0;
 }
