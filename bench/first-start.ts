@@ -31,9 +31,9 @@ function createKey(dbUrl: string): Promise<{ key: string; ms: number; ok: boolea
 interface FirstStart {
   /** From the `listening on` line to the first 200 of the dated request. */
   ms: number;
-  /** The worst and the median slice's p99 of /latest meanwhile. */
+  /** The worst slice's p99 of /latest meanwhile, and per phase the worst and the median. */
   p99: number;
-  p99Median: number;
+  phases: string;
   keysMs: number;
   keysOk: boolean;
   statuses: string;
@@ -59,15 +59,19 @@ async function firstStart(dbUrl: string): Promise<FirstStart> {
       }
     })();
     const made = await createKey(dbUrl);
-    const slices: Result[] = [];
-    do slices.push(await loadOne(server.url, { path: '/v1/USD/latest' }, [made.key], 10, SLICE_SECONDS));
-    while (firstOk === undefined);
+    // Each slice is put down to the phase it began in: loading the rows, then materialising.
+    const slices = new Map<string, Result[]>();
+    do {
+      const phase = logged(server, 'seed history loaded') || logged(server, 'seed history already loaded') ? 'materialising' : 'loading';
+      const r = await loadOne(server.url, { path: '/v1/USD/latest' }, [made.key], 10, SLICE_SECONDS);
+      slices.set(phase, [...(slices.get(phase) ?? []), r]);
+    } while (firstOk === undefined);
     await asking;
-    const p99s = slices.map((s) => s.p99).sort((a, b) => a - b);
+    const p99s = (rs: Result[]) => rs.map((r) => r.p99).sort((a, b) => a - b);
     return {
       ms: firstOk,
-      p99: p99s.at(-1)!,
-      p99Median: p99s[Math.floor(p99s.length / 2)]!,
+      p99: Math.max(...[...slices.values()].flatMap(p99s)),
+      phases: [...slices].map(([phase, rs]) => `${phase} ${p99s(rs).at(-1)!.toFixed(0)}/${p99s(rs)[Math.floor(rs.length / 2)]!.toFixed(0)} ms (${rs.length} slices)`).join(', '),
       keysMs: made.ms,
       keysOk: made.ok,
       statuses: [...seen].map(([s, n]) => `${n}× ${s}`).join(', '),
@@ -79,7 +83,7 @@ async function firstStart(dbUrl: string): Promise<FirstStart> {
 }
 
 const row = (name: string, r: FirstStart, target: string, pass: boolean) =>
-  `${pass ? 'PASS' : 'FAIL'}  ${name}: ${(r.ms / 1000).toFixed(1)} s (target ${target}); p99 of /v1/USD/latest meanwhile ${r.p99.toFixed(0)} ms worst slice, ${r.p99Median.toFixed(0)} ms median (≤ 50 ms); kurs keys create ${r.keysOk ? `${(r.keysMs / 1000).toFixed(1)} s` : 'FAILED'}; dated answers ${r.statuses}`;
+  `${pass ? 'PASS' : 'FAIL'}  ${name}: ${(r.ms / 1000).toFixed(1)} s (target ${target}); p99 of /v1/USD/latest meanwhile ${r.p99.toFixed(0)} ms at worst (≤ 50 ms; worst/median slice: ${r.phases}); kurs keys create ${r.keysOk ? `${(r.keysMs / 1000).toFixed(1)} s` : 'FAILED'}; dated answers ${r.statuses}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'kurs-bench-first-start-'));
 let failed = false;

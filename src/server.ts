@@ -35,7 +35,8 @@ export const BOOTSTRAP_POINTS = 1_000;
 
 export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
   // A first start on a new SQLite file begins from the install-time build, when it fits (issue 26).
-  const firstStart = config.seed && config.firstStartDb && config.databaseUrl.startsWith('sqlite:') ? adoptFirstStart(config.firstStartDb, config.databaseUrl.slice('sqlite:'.length), config.freshnessGraceDays) : undefined;
+  const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
+  const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays) : undefined;
   const { store, market } = await openRuntime(config);
   const now = () => new Date();
 
@@ -147,7 +148,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   // The install-time build holds the seed's history: nothing to load (its batches are all stored).
   const built = firstStart !== undefined && 'adopted' in firstStart;
   if (built) app.log.info({ from: 'the install-time build' }, 'seed history already loaded');
-  const seedHistory = config.seed && !built ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log }) : undefined;
+  const seedHistory = config.seed && !built ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log, ...(sqlitePath && sqlitePath !== ':memory:' ? { worker: { path: sqlitePath, sync: config.sqliteSync, graceDays: config.freshnessGraceDays, today: () => utcDay(now()) } } : {}) }) : undefined;
   if (!seedHistory) historyLoaded.markLoaded();
   // Once the rows are in: one catch-up (the ingester materialises, another instance reads what it
   // wrote), then every day is known and the gate opens; then the follower takes over.

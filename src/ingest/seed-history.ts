@@ -1,6 +1,10 @@
 // Loading the seed's history part after the server listens: through the ordinary ingest path, in
 // small batches with a pause between them, so requests and other writers keep getting through. Every
 // batch is one idempotent snapshot: an interrupted load resumes where it stopped on the next start.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SqliteSync } from '../config.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { ingestPayload, sha256 } from './ingest.js';
@@ -143,14 +147,21 @@ export function startSeedHistory(deps: {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** The manifest; default the bundled seed/history.json. */
   file?: URL;
+  /** A SQLite file: load it, and materialise what the load touched, from a worker thread
+   *  (seed-history-worker.ts) with its own connection; `today` and `graceDays` as History's. */
+  worker?: { path: string; sync: SqliteSync; graceDays: number; today: () => string };
 }): BackgroundHistory {
   const foreign = () => void deps.onData().catch((err: Error) => deps.log.error({ err }, 'could not check for new data'));
   const abort = new AbortController();
   const started = performance.now();
   // Data stored while the file is read counts as foreign too: the baseline is taken first.
   const since = deps.store.dataVersion();
-  const run = Promise.all([openSeedHistory(deps.file), since])
-    .then(([history, v]) => loadSeedHistory(deps.store, deps.sources, history, deps.now, { signal: abort.signal, onForeignData: foreign, since: v }))
+  const worker = deps.worker && existsSync(WORKER) ? deps.worker : undefined;
+  const run = (
+    worker
+      ? since.then((v) => inWorker({ path: worker.path, sync: worker.sync, graceDays: worker.graceDays, today: worker.today(), file: deps.file?.href, since: v }, abort.signal, foreign, deps.log))
+      : Promise.all([openSeedHistory(deps.file), since]).then(([history, v]) => loadSeedHistory(deps.store, deps.sources, history, deps.now, { signal: abort.signal, onForeignData: foreign, since: v }))
+  )
     .then(async (report) => {
       if (abort.signal.aborted) return;
       deps.log.info({ ...report, ms: Math.round(performance.now() - started) }, report.stored > 0 ? 'seed history loaded' : 'seed history already loaded');
@@ -168,4 +179,41 @@ export function startSeedHistory(deps: {
       return run;
     },
   };
+}
+
+/** What the worker is given (seed-history-worker.ts), and what it posts back. */
+export interface WorkerInput {
+  path: string;
+  sync: SqliteSync;
+  /** The manifest's URL, as text. */
+  file: string | undefined;
+  since: number;
+  graceDays: number;
+  today: string;
+}
+
+export type WorkerMessage = { foreign: true } | { materialised: { days: number; ranges: unknown; ms: number } } | { report: HistoryLoadReport } | { error: string };
+
+/** The worker's compiled file: under tsx (src/) there is none, and the load runs in-process. */
+const WORKER = fileURLToPath(new URL('./seed-history-worker.js', import.meta.url));
+
+function inWorker(input: WorkerInput, signal: AbortSignal, foreign: () => void, log: { info(obj: object, msg: string): void }): Promise<HistoryLoadReport> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { workerData: input });
+    const stop = () => worker.postMessage('stop');
+    signal.addEventListener('abort', stop, { once: true });
+    let report: HistoryLoadReport | undefined;
+    worker.on('message', (m: WorkerMessage) => {
+      if ('foreign' in m) foreign();
+      else if ('materialised' in m) log.info(m.materialised, 'history materialised');
+      else if ('report' in m) report = m.report;
+      else reject(new Error(m.error));
+    });
+    worker.on('error', reject);
+    worker.on('exit', () => {
+      signal.removeEventListener('abort', stop);
+      if (report) resolve(report);
+      else reject(new Error('the seed history worker ended without a report'));
+    });
+  });
 }
