@@ -75,7 +75,7 @@ try {
   const range = `/v1/timeseries/EUR?start=1999-01-04&end=2026-04-14&symbols=USD`;
   // The server loads the seed's history in the background, then re-materialises the days it
   // touched: the rows below measure serving once that is done (the peak RSS row still covers it).
-  await historySettled(kurs, true, 180_000);
+  await historySettled(kurs, 180_000);
   // Which phase the peak belongs to: loading and materialising, or serving (columns loaded, ranges).
   const settledPeak = peakRssMb(kurs.child);
   for (let i = 0; i < 600 && (await get(range).then(async (r) => (await r.arrayBuffer(), r.status))) !== 200; i++) await new Promise((r) => setTimeout(r, 100));

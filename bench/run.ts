@@ -94,12 +94,12 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
   // background; one server does that first, so the measured ones start as on every later start.
   if (!meterOnly) {
     const first = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter });
-    await historySettled(first, dbUrl.startsWith('sqlite:')).finally(() => stop(first));
+    await historySettled(first).finally(() => stop(first));
   }
   for (let i = 0; i < instances; i++) {
     servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter, ...env })));
   }
-  if (!meterOnly) await Promise.all(servers.map((s) => historySettled(s, dbUrl.startsWith('sqlite:'))));
+  if (!meterOnly) await Promise.all(servers.map((s) => historySettled(s)));
   try {
     await warm(servers, req, keys);
     // The warm-up's last requests (in flight when it stopped) are charged within moments.

@@ -174,19 +174,13 @@ export async function loadMany(urls: string[], req: Request, keys: string[], con
 // Default settings (request logs at `info` included), except: ingest is off, so the bundled seed is all there is: a wide freshness grace keeps its rates quotable
 // (otherwise /v1/rate answers 404 and /v1/rates/convert lists every target as missing).
 /**
- * Resolves once a server on a seeded database has its history in place: the bundled seed's history
- * was already loaded (a later start), or it has loaded and the days it touched are materialised (a
- * first start). Rows measured before then would measure that background work, not serving. On
- * PostgreSQL with KURS_INGEST=off no instance leads, so none materialises (`materialises: false`).
+ * Resolves once a server on a seeded database has its history in place: it logs `history ready` once
+ * the seed's history is in (loaded now, by an earlier start, or copied from the install-time build)
+ * and its first catch-up after that has ended (materialised, or on an instance that does not ingest,
+ * read). Rows measured before then would measure that background work, not serving.
  */
-export async function historySettled(kurs: Running, materialises = true, maxMs = 240_000): Promise<void> {
-  const settled = () => {
-    const lines = kurs.lines;
-    if (lines.some((l) => l.includes('seed history already loaded'))) return true;
-    const loaded = lines.findIndex((l) => l.includes('"seed history loaded"'));
-    return loaded >= 0 && (!materialises || lines.slice(loaded).some((l) => l.includes('"history materialised"')));
-  };
-  for (const until = Date.now() + maxMs; !settled(); ) {
+export async function historySettled(kurs: Running, maxMs = 240_000): Promise<void> {
+  for (const until = Date.now() + maxMs; !kurs.lines.some((l) => l.includes('"msg":"history ready"')); ) {
     if (Date.now() > until) throw new Error(`history did not settle within ${maxMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
