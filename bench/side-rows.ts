@@ -43,6 +43,6 @@ export async function historyRows(): Promise<boolean> {
 /** The first start rows (issue 26), printed as they come; true when one failed. `load`: also the
  *  starts that load the history themselves (SQLite, and PostgreSQL when configured): minutes. */
 export async function firstStartRows(load: boolean): Promise<boolean> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIRST_START, ...(load ? ['--load'] : [])], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIRST_START, ...(load ? ['--load', '--pg'] : [])], { stdio: 'inherit' });
   return (await new Promise((r) => child.on('exit', r))) !== 0;
 }
