@@ -9,12 +9,31 @@ import { blendedEur, EIGHTEEN, measure, readEcbFile } from '../test/support/yard
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ecb = readEcbFile(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url).pathname);
+const memo = new Map();
 const started = Date.now();
-const eur = blendedEur(seedRows(), arg('--from') ?? '1999-01-01', [...ecb.keys()].pop()!, (rows, day) => blendDay(SOURCES, rows, day, 0), inputWindow, addDays);
+const eur = blendedEur(seedRows(), arg('--from') ?? '1999-01-01', [...ecb.keys()].pop()!, (rows, day) => blendDay(SOURCES, rows, day, 0, memo), inputWindow, addDays);
 console.log(`blended ${eur.size} days in ${Date.now() - started} ms`);
 const get = (day: string, code: string) => eur.get(day)?.get(code);
 for (const [name, counts] of [['the 18 currencies the ECB quoted in 1999 and quotes now', (code: string) => EIGHTEEN.has(code)], ['every ECB currency', () => true]] as const) {
   const y = measure(ecb, get, (day, code) => counts(code) && quotedOn(day)(code));
   console.log(`${name}: ${y.pairs} pairs, ${(y.share * 100).toFixed(2)}% within 0.5% of the ECB's span, ${y.beyond2.length} beyond 2%, ${y.spikes.length} spikes, DKK outside ERM II on ${y.dkkOutside.length} days`);
   for (const b of y.beyond2.slice(0, Number(arg('--worst') ?? 10))) console.log(`  ${b.day} ${b.code} ${b.blended.toPrecision(6)} vs ${b.ecb} (${(b.off * 100).toFixed(1)}%)`);
+}
+if (process.argv.includes('--by-year')) {
+  const byYear = new Map<string, [number, number]>();
+  const days = [...ecb.keys()];
+  days.forEach((day, i) => {
+    const next = ecb.get(days[i + 1] ?? day)!;
+    for (const [code, text] of ecb.get(day)!) {
+      if (!EIGHTEEN.has(code)) continue;
+      const b = get(day, code);
+      if (b === undefined) continue;
+      const [e, n] = [Number(text), Number(next.get(code) ?? text)];
+      const inside = b >= Math.min(e, n) * 0.995 && b <= Math.max(e, n) * 1.005;
+      const k = `${day.slice(0, 4)}`;
+      const [a, t] = byYear.get(k) ?? [0, 0];
+      byYear.set(k, [a + (inside ? 0 : 1), t + 1]);
+    }
+  });
+  console.log([...byYear].map(([y, [a, t]]) => `${y}:${((a / t) * 100).toFixed(1)}%`).join(' '));
 }

@@ -167,6 +167,8 @@ export type SourcesResponse = {
   message: string;
   base: string;
   target: string;
+  /** The day asked for with `date` (D14): the pair as it stood at its end. */
+  date?: string;
   /** exact decimal, at most 8 significant digits for blended rates (D6) */
   rate: number;
   /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
@@ -194,7 +196,9 @@ export type SourcesResponse = {
       /** exact decimal, at most 8 significant digits for blended rates (D6) */
       per_usd: number;
       weight: number;
-      excluded: "stale" | "outlier" | "peg" | null;
+      /** The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record. */
+      error: number;
+      excluded: "stale" | "outlier" | "jump" | "superseded" | "peg" | null;
       bridge: string | null;
     }>;
   }>;

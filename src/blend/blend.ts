@@ -1,24 +1,28 @@
 // The blend, composed: rebase every source to USD (bridging those without USD) → per currency keep
-// current figures → drop outliers by consensus → weight by recency from the reference moment, issuer,
-// precision and grade → fade dissenters from the weighted median → weighted mean → apply official
-// pegs. Pure: rows, sources, the reference day and moment in; a table out (docs/blending.md).
+// current figures → drop gross outliers by consensus → screen jumps against the witness → weigh by
+// inverse variance at the reference moment (measured error, rounding, the market's move; model.ts),
+// fading dissenters → weighted mean of the logarithms → apply official pegs. Pure: rows, sources,
+// the reference day and moment, measured quality and witnesses in; a table out (docs/blending.md).
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import type { Cadence } from '../sources/types.js';
-import { agreementWeights, MIN_SOURCES_FOR_CONSENSUS, outliers } from './consensus.js';
+import { outliers, robustWeights } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
 import { freshUntil } from './freshness.js';
 import { PEG_BY_CURRENCY, type Peg } from './pegs.js';
 import type { Figure, SourceInfo } from './inputs.js';
 import { rebase, type Contribution } from './rebase.js';
-import { hoursApart, weightOf } from './weights.js';
+import { errorOf, marketVariance, readingOf, screen, volatilityOf, type Witness } from './model.js';
+import type { Quality } from './quality.js';
 
-export type Exclusion = false | 'stale' | 'outlier' | 'peg';
+export type Exclusion = false | 'stale' | 'outlier' | 'jump' | 'superseded' | 'peg';
 
 export interface WeightedContribution extends Contribution {
   /** Share of the blend (0 when excluded), in floating point like `perUsd`. */
   weight: number;
   excluded: Exclusion;
+  /** The source's measured error for this currency (standard deviation, relative; quality.ts). */
+  error: number;
 }
 
 export interface BlendedRate {
@@ -29,6 +33,8 @@ export interface BlendedRate {
   bankUpdate: string;
   /** Last day (inclusive) on which at least one contribution is fresh (D10). */
   freshUntil: string;
+  /** Variance of ln(perUsd) at the reference moment (the model's; 0 for a peg or the pivot). */
+  variance?: number;
   contributions: WeightedContribution[];
   peg?: Peg;
 }
@@ -47,6 +53,10 @@ export interface BlendOptions {
   /** False to leave `contributions` empty: history keeps only the figures, and building them for
    *  every day of 40 years filled the old heap with ~800 MB of garbage (issue 14's RSS target). */
   contributions?: boolean;
+  /** Measured errors and volatilities (quality.ts); without them every source has its grade's prior. */
+  quality?: Quality;
+  /** The previous day's blend per currency, carried to the reference moment (model.ts). */
+  witness?: ReadonlyMap<string, Witness>;
 }
 
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
@@ -81,40 +91,47 @@ function combine(currency: string, all: Contribution[], ctx: Context): BlendedRa
   const isCurrent = all.map((c) => fresh(`${c.date} ${c.cadence} 0`) >= newest);
   const current = all.filter((_, i) => isCurrent[i]);
   const odd = outliers(current.map((c) => c.perUsd));
-  const kept = current.filter((_, i) => !odd[i]);
-  const reference = opts.referenceMoment ?? max(kept.map((c) => c.moment));
-  const hours = kept.map((c) => hoursApart(c.moment, reference));
-  const nearest = Math.min(...hours);
-  const prior = shareFixings(kept, kept.map((c, i) => weightOf(c, ctx.sources.get(c.source), hours[i]! - nearest)));
-  const values = kept.map((c) => c.perUsd);
-  // Consensus at the reference moment, with at least as many figures as the outlier cut needs.
-  const agreement = kept.length >= MIN_SOURCES_FOR_CONSENSUS ? agreementWeights(values, prior) : values.map(() => 1);
-  let weights = prior.map((w, i) => w * agreement[i]!);
-  let total = weights.reduce((s, w) => s + w, 0);
-  // Cannot happen with positive figures (the nearest weighs at least its precision share); a guard.
-  if (!(total > 0)) [weights, total] = [kept.map(() => 1), kept.length];
-  const share = new Map(kept.map((c, i) => [c, weights[i]! / total]));
+  const sound = current.filter((_, i) => !odd[i]);
+  const reference = opts.referenceMoment ?? max(sound.map((c) => c.moment));
+  const witness = opts.witness?.get(currency);
+  // The market moves as fast as measured, or as it moved over the last days when that is faster
+  // (the trailing measure lags a crisis: AUD in October 2008, NOK in March 2020).
+  const volatility = Math.max(volatilityOf(opts.quality, currency), witness?.volatility ?? 0);
+  // Sources relaying one fixing share one figure's weight (fixing.ts).
+  const groupOf = (c: Contribution) => (SAME_FIXING[c.source] ? `${SAME_FIXING[c.source]} ${c.date}` : c.source);
+  const members = new Map<string, number>();
+  for (const c of sound) members.set(groupOf(c), (members.get(groupOf(c)) ?? 0) + 1);
+  const readings = sound.map((c) => readingOf(c, opts.quality, ctx.sources.get(c.source), groupOf(c)));
+  const screens = witness ? screen(readings, witness, volatility).screens : readings.map(() => false as const);
+  const unscreened = readings.filter((_, i) => !screens[i]);
+  // Never all: a move nothing contradicts is believed (model.ts); a guard all the same.
+  const kept = unscreened.length > 0 ? unscreened : readings;
+  // Inverse variance at the reference moment, faded where a figure dissents beyond its own
+  // deviations (robustWeights); sources relaying one fixing share one figure's weight.
+  const variances = kept.map((r) => r.own + marketVariance(volatility, r.c.moment, reference));
+  const weights = robustWeights(kept.map((r) => r.log), variances).map((w, i) => w / members.get(kept[i]!.group)!);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const logMean = kept.reduce((sum, r, i) => sum + r.log * weights[i]!, 0) / total;
+  const share = new Map(kept.map((r, i) => [r.c, weights[i]! / total]));
+  const error = new Map(readings.map((r) => [r.c, r.error]));
+  const screened = new Map(readings.map((r, i) => [r.c, screens[i]!]));
   const contributions: WeightedContribution[] = opts.contributions === false ? [] : all.map((c, i) => {
     const weight = share.get(c);
-    return weight !== undefined ? { ...c, weight, excluded: false } : { ...c, weight: 0, excluded: isCurrent[i] ? 'outlier' : 'stale' };
+    const base = { ...c, error: error.get(c) ?? errorOf(opts.quality, c, ctx.sources.get(c.source)) };
+    if (weight !== undefined) return { ...base, weight, excluded: false };
+    return { ...base, weight: 0, excluded: !isCurrent[i] ? 'stale' : screened.get(c) || 'outlier' };
   });
-  // A lone figure is its own value (no weighing round trip); otherwise the weighted mean.
-  const sole = kept.length === 1 ? kept[0]!.perUsd : undefined;
+  // A lone figure is its own value (no logarithm round trip).
+  const sole = kept.length === 1 ? kept[0]!.c.perUsd : undefined;
+  const counted = kept.length > 0 ? kept.map((r) => r.c) : sound;
   return {
     currency,
-    perUsd: toDecimal(sole ?? values.reduce((s, v, i) => s + v * weights[i]!, 0) / total),
-    bankUpdate: max(kept.map((c) => c.bankUpdate)),
-    freshUntil: max(kept.map((c) => fresh(`${c.date} ${c.cadence} ${opts.graceDays}`))),
+    perUsd: toDecimal(sole ?? Math.exp(logMean)),
+    variance: 1 / total,
+    bankUpdate: max(counted.map((c) => c.bankUpdate)),
+    freshUntil: max(counted.map((c) => fresh(`${c.date} ${c.cadence} ${opts.graceDays}`))),
     contributions,
   };
-}
-
-/** Sources relaying one fixing split one figure's weight (fixing.ts). */
-function shareFixings(kept: Contribution[], weights: number[]): number[] {
-  const count = new Map<string, number>();
-  const group = kept.map((c) => (SAME_FIXING[c.source] ? `${SAME_FIXING[c.source]} ${c.date}` : undefined));
-  for (const g of group) if (g) count.set(g, (count.get(g) ?? 0) + 1);
-  return weights.map((w, i) => (group[i] ? w / count.get(group[i]!)! : w));
 }
 
 function combineAll(contributions: Contribution[], ctx: Context): Map<string, BlendedRate> {

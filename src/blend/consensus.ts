@@ -28,11 +28,6 @@ export function outliers(values: number[]): boolean[] {
 }
 
 
-/** A figure this far (relative) from the consensus at the reference moment counts half: 1%, twenty
- *  times the 5 basis points banks fixing together disagree by, about two calm days' range (of 0.3%,
- *  0.5% and 1%, the one that held the three banks closest on the recorded data). */
-export const AGREEMENT_SCALE = 0.01;
-
 /** The value at which half the weight lies below (the lower one at an exact split). */
 export function weightedMedian(values: number[], weights: number[]): number {
   const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
@@ -45,13 +40,18 @@ export function weightedMedian(values: number[], weights: number[]): number {
   return values[order[order.length - 1]!]!;
 }
 
+/** How many of its own standard deviations a figure may sit from the weighted median before it
+ *  fades: 1 / (1 + (d / (AGREEMENT_SD × σ))²), a Cauchy M-estimator step in the model's own units. */
+export const AGREEMENT_SD = 3;
+
 /**
- * A figure's share by its agreement with the weighted median, 1 / (1 + (relative distance / scale)²):
- * a Cauchy M-estimator step. Unlike the outlier cut it acts at the reference moment, where figures
- * fixed at the same hour should agree closely, so a bank far off its peers (a survey rate, a figure
- * taken hours earlier) fades instead of pulling the mean, and nothing is dropped outright.
+ * Inverse-variance weights, each faded by its figure's distance from the weighted median measured in
+ * its own standard deviations: a figure its error and the market's move explain keeps its weight, a
+ * dissenter beyond them fades instead of pulling the mean, and nothing is dropped outright.
  */
-export function agreementWeights(values: number[], weights: number[]): number[] {
-  const center = weightedMedian(values, weights);
-  return values.map((v) => 1 / (1 + ((v / center - 1) / AGREEMENT_SCALE) ** 2));
+export function robustWeights(logs: number[], variances: number[]): number[] {
+  const prior = variances.map((v) => 1 / v);
+  if (logs.length < MIN_SOURCES_FOR_CONSENSUS) return prior;
+  const center = weightedMedian(logs, prior);
+  return prior.map((w, i) => w / (1 + ((logs[i]! - center) / (AGREEMENT_SD * Math.sqrt(variances[i]!))) ** 2));
 }

@@ -1,7 +1,9 @@
 // One day of history, pure (D14): the blend of every figure whose bank_update falls on or before the
 // day, within the blend's lookback, kept only where fresh on that day (D10 measured from it). Both
 // materialising and the parity test call this, so stored and fresh answers come from one code path.
-import { blend } from '../blend/blend.js';
+import type { BlendedRate } from '../blend/blend.js';
+import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
+import { publishedBy, witnessedBlend, witnessRows } from '../blend/witness.js';
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
@@ -26,32 +28,38 @@ const HISTORIC_UNTIL = new Map(HISTORIC_CURRENCIES.map((c) => [c.code, c.until])
 /** D14: a defunct currency is quoted on the days it was still legal tender. */
 export const quotedOn = (day: string) => (code: string): boolean => isActiveCurrency(code) || (HISTORIC_UNTIL.get(code) ?? '') >= day;
 
-/** The observation dates a day's blend may read. */
-export const inputWindow = (day: string) => ({ from: addDays(day, -LOOKBACK_DAYS), to: addDays(day, AHEAD_DAYS) });
+/** The observation dates a day's blend may read: its measured quality's window, then its own. */
+export const inputWindow = (day: string) => ({ from: addDays(qualityAnchor(day), -QUALITY_DAYS), to: addDays(day, AHEAD_DAYS) });
 
-/** The days whose blend a change to figures dated `first..last` can alter. */
-export const affectedDays = (first: string, last: string) => ({ from: addDays(first, -AHEAD_DAYS), to: addDays(last, LOOKBACK_DAYS) });
+/** The days whose blend a change to figures dated `first..last` can alter: those that blend them,
+ *  the next (witnessed by them), and the months whose quality they measure. */
+export const affectedDays = (first: string, last: string) => ({ from: addDays(first, -AHEAD_DAYS), to: addDays(qualityAnchor(addDays(last, QUALITY_DAYS + 31)), -1) });
+
+/** Measured quality by month anchor: one materialising run measures each month once. */
+export type QualityMemo = Map<string, Quality>;
 
 /**
  * The blend of `day` from `rows` (any rows; those outside the day's window are ignored). History
  * blends every source, discontinued ones too: Banco de Portugal's 1987–1998 figures are history.
  */
-export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number): DayRates {
-  const { from } = inputWindow(day);
-  // A figure counts once its bank_update's day is on or before the day: per source, the newest
-  // figure date that is so (the day shifted back by the source's day offset), compared as text.
-  const until = new Map(sources.map((s) => [s.code, s.publishedDayOffset ? addDays(day, -s.publishedDayOffset) : day]));
-  const used = rows.filter((r) => {
-    if (r.date < from) return false;
-    const last = until.get(r.source);
-    return last !== undefined && r.date <= last;
-  });
-  const all = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
+export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, memo?: QualityMemo): DayRates {
   const out: DayRates = new Map();
-  const blended = blend(all, used, { referenceDay: day, graceDays, quotes: quotedOn(day), contributions: false });
+  for (const [code, b] of blendOfDay(sources, rows, day, graceDays, { memo, contributions: false })) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
+  return out;
+}
+
+/** The blend of `day` as blendDay computes it, each currency with its contributions unless told
+ *  otherwise (provenance of a past day), in code order; only the currencies fresh on the day. */
+export function blendOfDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, opts: { memo?: QualityMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
+  const all = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
+  const quality = qualityFor(all, rows, day, opts.memo);
+  const from = addDays(day, -LOOKBACK_DAYS);
+  const blendOpts = { referenceDay: day, graceDays, quotes: quotedOn(day), contributions: opts.contributions !== false, quality };
+  const blended = witnessedBlend(all, publishedBy(all, rows, day).filter((r) => r.date >= from), witnessRows(all, rows, day), blendOpts);
+  const out = new Map<string, BlendedRate>();
   for (const code of [...blended.keys()].sort()) {
     const b = blended.get(code)!;
-    if (b.freshUntil >= day) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
+    if (b.freshUntil >= day) out.set(code, b);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { Decimal } from '../money/decimal.js';
 import { RatesTable } from '../rates/table.js';
 import type { HistoryMark, Store } from '../store/store.js';
 import { HistoryColumns } from './columns.js';
-import { affectedDays, blendDay, decodeDay, inputWindow, type DayRates } from './day.js';
+import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates } from './day.js';
 import { catchUp, type CatchUp, type DaySink } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
@@ -160,6 +160,14 @@ export class History {
   private async stored(day: string): Promise<DayRates | undefined> {
     const [row] = await this.store.historyDays(day, day);
     return row ? decodeDay(row.rates) : undefined;
+  }
+
+  /** The blend of `day` with every contribution, weight, measured error and exclusion (provenance of
+   *  a past day): computed on the spot with the code that materialises it, so it explains the figure
+   *  served. Fresh rates only (D14). */
+  async explain(day: string): Promise<RatesTable> {
+    const w = inputWindow(day);
+    return new RatesTable(blendOfDay(this.sources, await this.store.observationsBetween(w.from, w.to), day, this.graceDays));
   }
 
   private async compute(day: string): Promise<DayRates> {

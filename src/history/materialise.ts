@@ -5,7 +5,7 @@
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
-import { blendDay, encodeDay, inputWindow, type DayRates } from './day.js';
+import { blendDay, encodeDay, inputWindow, type DayRates, type QualityMemo } from './day.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
 /** Days computed per write (one transaction each). */
@@ -66,13 +66,14 @@ export class Stopped extends Error {}
 export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false): Promise<number> {
   let count = 0;
   const rows = new RowWindow(store, inputWindow(range.from).from);
+  const quality: QualityMemo = new Map();
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
     if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
     const days: HistoryDay[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) {
       const w = inputWindow(day);
-      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays);
+      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays, quality);
       days.push({ day, rates: encodeDay(rates) });
       onDay(day, rates);
       // SQLite answers synchronously: without a turn of the event loop a long run would hold it.

@@ -140,7 +140,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     usageRoutes(v1, deps, usage, balances);
     rateRoutes(v1, routeDeps);
     bankRoutes(v1, routeDeps);
-    provenanceRoutes(v1, deps);
+    provenanceRoutes(v1, routeDeps);
     historyRoutes(v1, routeDeps);
     timeseriesRoutes(v1, routeDeps);
     bankTimeseriesRoutes(v1, routeDeps);

@@ -66,7 +66,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/rate/:base_currency/:target_currency/sources': {
     summary: 'Provenance of a blended rate (extension)', tag: 'rates', ok: Provenance, keyed: true, cached: true, errors: [404, 422], fields: pair,
-    description: 'Each leg\'s contributing banks with their published figure, date, weight and any exclusion. Costs what `/v1/rate` costs.',
+    description: 'Each leg\'s contributing banks with their published figure, date, weight, measured error and any exclusion (`stale`, `outlier`, `jump`, `superseded`, `peg`); with `date`, the pair as it stood at the end of that day (D14). Costs what `/v1/rate` costs.',
   },
   'POST /v1/rates/convert': {
     summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 404, 413, 415, 422],

@@ -124,7 +124,8 @@ const Leg = Type.Object(
         {
           bank_code: Type.String(), published: Rate, direction: Type.Union([Type.Literal('direct'), Type.Literal('indirect')]), date: Type.String(),
           bank_update: Stamp, per_usd: Rate, weight: Type.Number({ minimum: 0, maximum: 1 }),
-          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('peg')])), bridge: Nullable(Currency),
+          error: Type.Number({ minimum: 0, description: "The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record." }),
+          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('peg')])), bridge: Nullable(Currency),
         },
         { additionalProperties: false },
       ),
@@ -133,11 +134,11 @@ const Leg = Type.Object(
   { additionalProperties: false },
 );
 export const Provenance = envelope(
-  { base: Currency, target: Currency, rate: Rate, last_update: Stamp, fresh: Type.Boolean(), legs: Type.Array(Leg, { minItems: 2, maxItems: 2 }) },
+  { base: Currency, target: Currency, date: Type.Optional(Type.String({ description: 'The day asked for with `date` (D14): the pair as it stood at its end.' })), rate: Rate, last_update: Stamp, fresh: Type.Boolean(), legs: Type.Array(Leg, { minItems: 2, maxItems: 2 }) },
   {
     code: 200, message: 'success', base: 'EUR', target: 'USD', rate: 1.1703, last_update: '2026-04-13 14:15:00', fresh: true,
     legs: [
-      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, excluded: null, bridge: null }] },
+      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, error: 0.0002, excluded: null, bridge: null }] },
       { currency: 'USD', method: 'pivot', per_usd: 1, sources: [] },
     ],
   },

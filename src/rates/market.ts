@@ -1,16 +1,20 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
-import { blend } from '../blend/blend.js';
+import { QUALITY_DAYS } from '../blend/quality.js';
+import { witnessedBlend, witnessRows } from '../blend/witness.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
 import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable, currentRows } from './bank-table.js';
+import { QualityCache } from './quality-cache.js';
 import { RatesTable } from './table.js';
 
 /** How far back from each source's newest date the blend and bank tables look (a monthly window). */
 const LOOKBACK_DAYS = 45;
+/** And the measured quality's window before the first of the month (blend/quality.ts). */
+const QUALITY_READ_DAYS = QUALITY_DAYS + 31;
 
 export interface MarketSnapshot {
   rates: RatesTable;
@@ -22,6 +26,7 @@ export class Market {
   current: MarketSnapshot = { rates: RatesTable.empty(), banks: new Map(), builtAt: new Date(0) };
   /** The data version the current tables were built from, when the caller said (RebuildQueue does). */
   private version = -Infinity;
+  private readonly quality = new QualityCache();
 
   constructor(
     private readonly store: Store,
@@ -34,11 +39,19 @@ export class Market {
   async rebuild(now: Date, version?: number): Promise<MarketSnapshot> {
     // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
     const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
-    const rows = (await this.store.recentObservations(LOOKBACK_DAYS)).filter((r) => r.date <= latest);
+    const read = (await this.store.recentObservations(LOOKBACK_DAYS + QUALITY_READ_DAYS)).filter((r) => r.date <= latest);
+    const today = now.toISOString().slice(0, 10);
+    const quality = this.quality.of(this.sources, read, today);
     // Weighted from `now`: a figure dated ahead (banks publish up to MAX_DAYS_AHEAD early) or stamped
     // later than its bank fixed it counts less, not more, than what the market showed by now.
-    const opts = { referenceDay: now.toISOString().slice(0, 10), referenceMoment: utcStamp(now), graceDays: this.graceDays };
-    const rates = new RatesTable(blend([...this.sources], rows, opts));
+    const opts = { referenceDay: today, referenceMoment: utcStamp(now), graceDays: this.graceDays, quality };
+    // The blend's own rows: as many days back from each source's newest as before (the quality's
+    // window reaches further back only to measure).
+    const newest = new Map<string, string>();
+    for (const r of read) if (r.date > (newest.get(r.source) ?? '')) newest.set(r.source, r.date);
+    const from = new Map([...newest].map(([source, date]) => [source, addDays(date, -LOOKBACK_DAYS)]));
+    const rows = read.filter((r) => r.date >= from.get(r.source)!);
+    const rates = new RatesTable(witnessedBlend([...this.sources], rows, witnessRows(this.sources, rows, today), opts));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
       const own = rows.filter((r) => r.source === source.code);

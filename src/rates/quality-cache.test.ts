@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SourceInfo } from '../blend/inputs.js';
+import { QualityCache } from './quality-cache.js';
+
+const sources: SourceInfo[] = ['AAAA', 'BBBB', 'CCCC', 'DDDD'].map((code) => ({ code, currency: 'USD', cadence: 'daily', publishedAtUtc: '15:00:00' }));
+const rows = (storedAt: string, noisy = 0) => ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'].flatMap((date, i) =>
+  sources.map((s, j) => ({ source: s.code, quote: 'SEK', date, rate: (10 * (1 + 0.003 * i) * (j === 3 ? 1 + noisy * (i % 2 ? 1 : -1) : 1)).toFixed(4), direction: 'indirect' as const, unit: 1, table: '', storedAt })));
+
+test('the quality cache keeps a month\'s measure while its window\'s figures stay the same, and measures again when one is stored later', () => {
+  const cache = new QualityCache();
+  const first = cache.of(sources, rows('2026-03-07T00:00:00Z'), '2026-04-14');
+  assert.equal(cache.of(sources, rows('2026-03-07T00:00:00Z'), '2026-04-20'), first, 'same anchor, same figures: kept');
+  const revised = cache.of(sources, rows('2026-04-15T00:00:00Z', 0.02), '2026-04-20');
+  assert.notEqual(revised, first);
+  assert.ok(revised.error.get('DDDD SEK')! > first.error.get('DDDD SEK')!, 'the revised, noisier figures measure a larger error');
+  assert.notEqual(cache.of(sources, rows('2026-04-15T00:00:00Z', 0.02), '2026-05-02'), revised, 'a new month measures again');
+});
