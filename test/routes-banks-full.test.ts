@@ -7,7 +7,7 @@ import type { BankListing } from '../src/rates/bank-list.js';
 import { SOURCES } from '../src/sources/index.js';
 import { testApp, type TestApp } from './helpers.js';
 
-const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'attribution', 'cadence', 'table_cadence', 'published_at_utc', 'first_date', 'newest_date', 'currencies', 'status', 'discontinued'];
+const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'attribution', 'cadence', 'table_cadence', 'published_at_utc', 'first_date', 'newest_date', 'currencies', 'status', 'discontinued', 'measured_error'];
 
 describe('GET /v1/banks?format=full', () => {
   let t: TestApp;
@@ -58,6 +58,24 @@ describe('GET /v1/banks?format=full', () => {
       assert.equal(b.status, age <= FRESH_DAYS[b.cadence] ? 'current' : 'stale', `${b.bank_code}: ${b.newest_date}`);
     }
     assert.deepEqual([...new Set(banks.map((b) => b.status))].sort(), ['current', 'discontinued', 'stale']);
+  });
+
+  test("each bank's measured error: the median over the currencies its figures were measured for this month, or null", async () => {
+    const banks = await full();
+    const quality = t.market.current.quality!;
+    for (const b of banks) {
+      const own = [...quality.error].filter(([k]) => k.startsWith(`${b.bank_code} `)).map(([, e]) => e).sort((x, y) => x - y);
+      if (own.length === 0) {
+        assert.equal(b.measured_error, null, b.bank_code);
+        continue;
+      }
+      assert.equal(b.measured_error!.currencies, own.length, b.bank_code);
+      // Three significant digits: within half a percent of its errors' range.
+      assert.ok(b.measured_error!.median >= own[0]! * 0.995 && b.measured_error!.median <= own.at(-1)! * 1.005, b.bank_code);
+    }
+    const ecbf = banks.find((b) => b.bank_code === 'ECBF')!.measured_error!;
+    assert.ok(ecbf.currencies >= 20 && ecbf.median > 0 && ecbf.median < 0.01, JSON.stringify(ecbf));
+    assert.equal(banks.find((b) => b.bank_code === 'MARK')!.measured_error, null, 'a historical-only publisher has no figures in the window');
   });
 
   test('ECBF, NBPL and MARK as their publishers describe them', async () => {

@@ -111,6 +111,11 @@ export type BanksResponse = {
     status: "current" | "stale" | "discontinued";
     /** last day a discontinued publisher published */
     discontinued: string | null;
+    /** how well its figures track the other sources' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the sixty days before this month; null where none is measured and its grade's prior applies */
+    measured_error: {
+      median: number;
+      currencies: number;
+    } | null;
   }>;
 };
 

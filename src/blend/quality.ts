@@ -149,25 +149,20 @@ function measureErrors(list: Contribution[], vol: number, sameFixing: Readonly<R
   }
   const residuals = new Map<string, { r: number[]; market: number[] }>();
   for (const day of byDate.values()) {
-    // Sources relaying one fixing are one voice: keep the first of each group.
-    const seen = new Set<string>();
-    const voices = day.filter((c) => {
-      const group = sameFixing[c.source] ?? c.source;
-      if (seen.has(group)) return false;
-      seen.add(group);
-      return true;
-    });
-    if (voices.length < MIN_VOICES) continue;
-    const logs = voices.map((c) => Math.log(c.perUsd));
-    const sorted = [...logs].sort((a, b) => a - b);
-    const hours = voices.map((c) => tradingHoursAt(c.moment));
-    const typical = median(hours);
-    voices.forEach((c, i) => {
+    // Sources relaying one fixing are one voice (the first of the group stands for it); each member
+    // is measured against the other voices.
+    const voice = new Map<string, Contribution>();
+    for (const c of day) if (!voice.has(sameFixing[c.source] ?? c.source)) voice.set(sameFixing[c.source] ?? c.source, c);
+    if (voice.size < MIN_VOICES) continue;
+    const sorted = [...voice.values()].map((c) => Math.log(c.perUsd)).sort((a, b) => a - b);
+    const typical = median([...voice.values()].map((c) => tradingHoursAt(c.moment)));
+    for (const c of day) {
+      const own = voice.get(sameFixing[c.source] ?? c.source)!;
       const entry = residuals.get(c.source) ?? { r: [], market: [] };
-      entry.r.push(Math.abs(logs[i]! - medianWithout(sorted, logs[i]!)));
-      entry.market.push(vol ** 2 * (Math.abs(hours[i]! - typical) / 24));
+      entry.r.push(Math.abs(Math.log(c.perUsd) - medianWithout(sorted, Math.log(own.perUsd))));
+      entry.market.push(vol ** 2 * (Math.abs(tradingHoursAt(c.moment) - typical) / 24));
       residuals.set(c.source, entry);
-    });
+    }
   }
   const out = new Map<string, { sd: number; n: number }>();
   for (const [source, { r, market }] of residuals) {

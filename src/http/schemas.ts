@@ -93,6 +93,9 @@ const BankFull = Type.Object(
     currencies: Type.Array(Currency, { description: 'the currencies the bank publishes now' }),
     status: Type.Union([Type.Literal('current'), Type.Literal('stale'), Type.Literal('discontinued')], { description: '`current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher' }),
     discontinued: Type.Union([Day, Type.Null()], { description: 'last day a discontinued publisher published' }),
+    measured_error: Type.Union([Type.Object({ median: Type.Number({ minimum: 0 }), currencies: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), Type.Null()], {
+      description: 'how well its figures track the other sources\' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the sixty days before this month; null where none is measured and its grade\'s prior applies',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,9 @@
 // What `GET /v1/banks?format=full` adds to the spec's bank list (an extension): per bank the terms
 // and the credit it asks for, when it publishes, the dates held, the currencies it publishes now,
-// and whether its figures are current. Licence questions come first for people who use the data.
+// whether its figures are current, and how well they track the others' (its measured error).
+// Licence questions come first for people who use the data.
 import { freshUntil } from '../blend/freshness.js';
+import type { Quality } from '../blend/quality.js';
 import type { Cadence, Source } from '../sources/types.js';
 
 /** `current`: the newest figure is within its cadence (D10); `stale`: older, or none held;
@@ -30,14 +32,27 @@ export type BankListing = {
   status: BankState;
   /** Last day a discontinued publisher published; null for the others. */
   discontinued: string | null;
+  /** How well its figures track the others (blend/quality.ts): the median of its measured errors (a
+   *  relative standard deviation) over the currencies measured; null where none is (too few other
+   *  sources publish them in the window), and the grade's prior applies. */
+  measured_error: { median: number; currencies: number } | null;
 };
+
+/** A source's measured errors, summarised: their median over the currencies measured. */
+export function errorSummary(quality: Quality | undefined, code: string): BankListing['measured_error'] {
+  const errors = [...(quality?.error ?? [])].filter(([key]) => key.startsWith(`${code} `)).map(([, e]) => e).sort((a, b) => a - b);
+  if (errors.length === 0) return null;
+  const mid = errors.length >> 1;
+  const median = errors.length % 2 === 1 ? errors[mid]! : (errors[mid - 1]! + errors[mid]!) / 2;
+  return { median: Number(median.toPrecision(3)), currencies: errors.length };
+}
 
 export interface HeldDates {
   firstDate: string | null;
   newestDate: string | null;
 }
 
-export function bankListing(source: Source, held: HeldDates | undefined, currencies: readonly string[], today: string, graceDays: number): BankListing {
+export function bankListing(source: Source, held: HeldDates | undefined, currencies: readonly string[], today: string, graceDays: number, quality?: Quality): BankListing {
   const newest = held?.newestDate ?? null;
   const status: BankState = source.discontinued
     ? 'discontinued'
@@ -58,5 +73,6 @@ export function bankListing(source: Source, held: HeldDates | undefined, currenc
     currencies: [...currencies],
     status,
     discontinued: source.discontinued ?? null,
+    measured_error: errorSummary(quality, source.code),
   };
 }

@@ -1,6 +1,6 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
-import { QUALITY_DAYS } from '../blend/quality.js';
+import { QUALITY_DAYS, type Quality } from '../blend/quality.js';
 import { witnessedBlend, witnessRows } from '../blend/witness.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
@@ -20,6 +20,8 @@ export interface MarketSnapshot {
   rates: RatesTable;
   banks: ReadonlyMap<string, BankTable>;
   builtAt: Date;
+  /** The measured quality the rates were blended with (blend/quality.ts); absent before a build. */
+  quality?: Quality;
 }
 
 export class Market {
@@ -59,7 +61,7 @@ export class Market {
     }
     if (version !== undefined && (version < this.version || (version === this.version && now < this.current.builtAt))) return this.current;
     if (version !== undefined) this.version = version;
-    this.current = { rates, banks, builtAt: now };
+    this.current = { rates, banks, builtAt: now, quality };
     return this.current;
   }
 }

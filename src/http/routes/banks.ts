@@ -35,7 +35,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const held = new Map(health.map((h) => [h.source, h]));
       const banks = [...deps.sources]
         .sort((a, b) => (a.code < b.code ? -1 : 1))
-        .map((s) => bankListing(s, held.get(s.code), market.banks.get(s.code)?.rows.map((r) => r.currency) ?? [], day, deps.market.graceDays));
+        .map((s) => bankListing(s, held.get(s.code), market.banks.get(s.code)?.rows.map((r) => r.currency) ?? [], day, deps.market.graceDays, market.quality));
       return entity(stringify({ code: 200, message: 'success', banks }));
     });
     // A failed health query is not kept: the next request asks again.
