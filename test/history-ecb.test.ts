@@ -11,6 +11,7 @@ import { ingestPayload } from '../src/ingest/ingest.js';
 import { sourceByCode } from '../src/sources/index.js';
 import { SEED_TODAY, testApp, type TestApp } from './helpers.js';
 import { fixtureDir } from './support/fixtures.js';
+import { readEcbFile } from './support/yardstick.js';
 
 const { dir: ECBF, skip } = fixtureDir('ECBF');
 const FILE = fileURLToPath(new URL('eurofxref-hist-2026-04-13.csv', ECBF));
@@ -35,26 +36,10 @@ const EXCEPTION_DAYS: Record<string, string> = {
   '2026-03-06': "HUF moved 1.2% that day; the NBP's and NBU's figures of the day before still count beside the day's",
 };
 
-/** The file as published: date → currency → figure (units per 1 EUR, the ECB's direction). */
-function published(): Map<string, Map<string, string>> {
-  const lines = readFileSync(FILE, 'utf8').trim().split(/\r?\n/);
-  const header = lines[0]!.split(',');
-  const out = new Map<string, Map<string, string>>();
-  for (const line of lines.slice(1)) {
-    const cells = line.split(',');
-    const day = new Map<string, string>();
-    header.forEach((code, i) => {
-      if (i > 0 && code !== '' && cells[i] !== 'N/A' && cells[i] !== '') day.set(code, cells[i]!);
-    });
-    out.set(cells[0]!, day);
-  }
-  return out;
-}
-
 describe('the ECB history, exactly', { skip }, () => {
   let t: TestApp;
   let key: string;
-  const ecb = skip ? new Map<string, Map<string, string>>() : published();
+  const ecb = skip ? new Map<string, Map<string, string>>() : readEcbFile(FILE);
   before(async () => {
     t = await testApp({ history: true });
     key = (await t.key({ plan: 'business', points: 1_000_000 })).key;
