@@ -102,7 +102,7 @@ function combine(currency: string, all: Contribution[], ctx: Context): BlendedRa
   const members = new Map<string, number>();
   for (const c of sound) members.set(groupOf(c), (members.get(groupOf(c)) ?? 0) + 1);
   const readings = sound.map((c) => readingOf(c, opts.quality, ctx.sources.get(c.source), groupOf(c)));
-  const screens = witness ? screen(readings, witness, volatility).screens : readings.map(() => false as const);
+  const screens = witness ? screen(readings, witness, volatility) : readings.map(() => false as const);
   const unscreened = readings.filter((_, i) => !screens[i]);
   // Never all: a move nothing contradicts is believed (model.ts); a guard all the same.
   const kept = unscreened.length > 0 ? unscreened : readings;

@@ -66,7 +66,7 @@ interface Reading {
  * otherwise it is a `jump`. Once a move is believed, figures fixed before it that still sit at the
  * old level are `superseded`.
  */
-export function screen(readings: Reading[], witness: Witness, volatility: number): { screens: Screen[]; moved: boolean } {
+export function screen(readings: Reading[], witness: Witness, volatility: number): Screen[] {
   const z = (a: Reading, log: number, variance: number) => Math.abs(a.log - log) / Math.sqrt(a.own + variance);
   const far = readings.map((r) => Math.abs(r.log - witness.log) > MIN_JUMP && z(r, witness.log, witness.variance) > JUMP_Z);
   const apart = (a: Reading, b: Reading) => z(a, b.log, b.own + marketVariance(volatility, a.c.moment, b.c.moment)) > JUMP_Z;
@@ -92,7 +92,7 @@ export function screen(readings: Reading[], witness: Witness, volatility: number
       if (!far[i] && r.c.moment <= first && movers.some((m) => apart(r, m))) screens[i] = 'superseded';
     });
   }
-  return { screens, moved };
+  return screens;
 }
 
 /** `o` was fixed with `r` or after it (within SAME_TIME_HOURS before counts as with it). */
