@@ -20,20 +20,13 @@ const TOLERANCE = 0.005;
 
 /**
  * Days on which blended crosses are more than 0.5% outside the ECB's day-to-next-day span, each with
- * its cause (found by the blend's provenance). Each listed day is checked to still be outside: remove one that comes within.
- * The seed holds a few weeks of each other source; where one of them is the only other EUR figure,
- * no consensus is possible (fewer than 4 sources) and it takes a large share of the weight.
+ * its cause (found by the blend's provenance). Each listed day is checked to still be outside: remove
+ * one that comes within.
  */
 const EXCEPTION_DAYS: Record<string, string> = {
-  '2014-12-29': 'LIAB (Lithuania, adopting the euro) the only other EUR source, 0.25% off, and a thin cross beside it',
-  '2014-12-30': "RUB in its December crisis: LIAB's RUB of the day before (3% weaker) still counts beside the ECB's",
-  '2014-12-31': 'LIAB the only other EUR source, as on 2014-12-29',
+  '1999-08-20': "the ECB's LTL that day implies 3.945 LTL per USD; Lithuania's currency board held 4.0000 (the ECB's own LTL/USD on the days around: 3.999–4.003), which the blend applies",
   '2023-01-03': "NBHR (Croatia's changeover week) the only other EUR source, 1.3% from the ECB",
-  '2023-01-04': 'NBHR as on 2023-01-03', '2023-01-05': 'NBHR as on 2023-01-03', '2023-01-06': 'NBHR as on 2023-01-03',
-  '2024-01-02': 'RBMA (Malawi) the only other EUR source, 3.5% from the ECB',
-  '2024-01-03': 'RBMA as on 2024-01-02', '2024-01-04': 'RBMA as on 2024-01-02', '2024-01-05': 'RBMA as on 2024-01-02',
-  '2024-01-08': "RBMA's Friday EUR (3.5% from the ECB) still counts on Monday, a quarter of the weight: figures of the day before count beside the day's (docs/blending.md, what is left)",
-  '2026-03-06': "HUF moved 1.2% that day; the NBP's and NBU's figures of the day before still count beside the day's",
+  '2023-01-04': 'NBHR as on 2023-01-03', '2023-01-05': 'NBHR as on 2023-01-03',
 };
 
 describe('the ECB history, exactly', { skip }, () => {

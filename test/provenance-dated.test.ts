@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { SEED_TODAY, testApp, type TestApp } from './helpers.js';
 import { seedRows } from './support/seed-rows.js';
 
-interface Source { bank_code: string; weight: number; error: number; excluded: string | null; per_usd: number }
+interface Source { bank_code: string; date: string; weight: number; error: number; excluded: string | null; per_usd: number }
 interface Leg { currency: string; method: string; sources: Source[] }
 
 describe('GET /v1/rate/{base}/{target}/sources?date=', () => {
@@ -29,7 +29,7 @@ describe('GET /v1/rate/{base}/{target}/sources?date=', () => {
   after(() => t.close());
   const get = (url: string) => t.app.inject({ url, headers: { authorization: key } });
 
-  test('USD/CHF on 2005-11-23: the ECB carries CHF, Fiji\'s typo is excluded as a jump, each with its measured error', async () => {
+  test('USD/CHF on 2005-11-23: the ECB carries CHF, Fiji\'s typo (fixed after the day\'s 4 pm) is not the day\'s, each with its measured error', async () => {
     const res = await get('/v1/rate/USD/CHF/sources?date=2005-11-23');
     assert.equal(res.statusCode, 200, res.body);
     const body = JSON.parse(res.body) as { date: string; rate: number; fresh: boolean; legs: Leg[] };
@@ -38,7 +38,11 @@ describe('GET /v1/rate/{base}/{target}/sources?date=', () => {
     assert.ok(Math.abs(body.rate / (1.5491 / 1.1795) - 1) < 0.005, `USD/CHF ${body.rate}`);
     const chf = body.legs.find((l) => l.currency === 'CHF')!;
     const by = new Map(chf.sources.map((s) => [s.bank_code, s]));
-    assert.equal(by.get('RBFJ')?.excluded, 'jump');
+    // Fiji's figure dated the 24th, published at 21:00 UTC on the 23rd, says 2.19: a move shown after
+    // the moment the day stands for, 4 pm in London (D18), so not the day's; the next day's ECB
+    // contradicts it.
+    assert.equal(by.get('RBFJ')?.date, '2005-11-24');
+    assert.equal(by.get('RBFJ')?.excluded, 'later');
     assert.equal(by.get('RBFJ')?.weight, 0);
     assert.ok(by.get('ECBF')!.weight > 0.5, `ECB weight ${by.get('ECBF')!.weight}`);
     for (const s of chf.sources) assert.ok(typeof s.error === 'number' && s.error > 0 && s.error < 0.1, `${s.bank_code} error ${s.error}`);

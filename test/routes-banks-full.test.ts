@@ -64,7 +64,7 @@ describe('GET /v1/banks?format=full', () => {
     const banks = await full();
     const quality = t.market.current.quality!;
     for (const b of banks) {
-      const own = [...quality.error].filter(([k]) => k.startsWith(`${b.bank_code} `)).map(([, e]) => e).sort((x, y) => x - y);
+      const own = [...quality.errors.values()].flatMap((bySource) => bySource.get(b.bank_code) ?? []).sort((x, y) => x - y);
       if (own.length === 0) {
         assert.equal(b.measured_error, null, b.bank_code);
         continue;

@@ -111,7 +111,7 @@ export type BanksResponse = {
     status: "current" | "stale" | "discontinued";
     /** last day a discontinued publisher published */
     discontinued: string | null;
-    /** how well its figures track the other sources' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the sixty days before this month; null where none is measured and its grade's prior applies */
+    /** how well its figures track the other sources' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the 45 days before this month; null where none is measured and its grade's prior applies */
     measured_error: {
       median: number;
       currencies: number;
@@ -172,7 +172,7 @@ export type SourcesResponse = {
   message: string;
   base: string;
   target: string;
-  /** The day asked for with `date` (D14): the pair as it stood at its end. */
+  /** The day asked for with `date` (D14): the pair as it stood that day, at 4 pm in London, from the figures published by its end (D18). */
   date?: string;
   /** exact decimal, at most 8 significant digits for blended rates (D6) */
   rate: number;
@@ -184,6 +184,10 @@ export type SourcesResponse = {
     method: "blend" | "peg" | "pivot";
     /** exact decimal, at most 8 significant digits for blended rates (D6) */
     per_usd: number;
+    /** The currency this one was blended against, when not USD: the one it moves least against, measured (docs/blending.md). Each source's figure counts as its cross to it, taken inside the source's own table. */
+    anchor: string | null;
+    /** The share of the estimate held by the sources' figures older than those listed (each source's newest figure is listed; its earlier ones, of the witness's days, count only where it has no newer one). */
+    earlier: number;
     peg?: {
       anchor: string;
       /** exact decimal, at most 8 significant digits for blended rates (D6) */
@@ -203,7 +207,7 @@ export type SourcesResponse = {
       weight: number;
       /** The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record. */
       error: number;
-      excluded: "stale" | "outlier" | "jump" | "superseded" | "peg" | null;
+      excluded: "stale" | "outlier" | "jump" | "superseded" | "later" | "peg" | null;
       bridge: string | null;
     }>;
   }>;
@@ -232,7 +236,7 @@ export type ConvertRequest = {
   base: string;
   amount?: number | string;
   targets: Array<string>;
-  /** optional UTC day `YYYY-MM-DD`, not after today: the answer as of the end of that day (D14) */
+  /** optional UTC day `YYYY-MM-DD`, not after today: the answer of that day (D14: 4 pm in London, from the figures published by its end) */
   date?: string;
 };
 

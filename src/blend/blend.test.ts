@@ -118,6 +118,20 @@ test('blend: a peg overrides the blend and follows its anchor', () => {
   assert.equal(out.get('XAF')!.bankUpdate, out.get('EUR')!.bankUpdate);
 });
 
+test('blend: a peg applies on the days it held, to the currencies the day quotes', () => {
+  const on = (day: string, quotes?: (code: string) => boolean) =>
+    blend([source('ECBF', 'EUR')], [row('ECBF', 'USD', day, '1.25', 'indirect'), row('ECBF', 'DEM', day, '2', 'indirect')], { referenceDay: day, graceDays: 0, quotes });
+  const legacy = (code: string) => code !== 'XCG';
+  assert.equal(on('2000-06-01', legacy).get('DEM')!.perUsd.toString(), d('0.8').times('1.95583').toString());
+  assert.equal(on('2000-06-01', legacy).get('DEM')!.contributions[0]!.excluded, 'peg');
+  // Before the euro the Deutsche Mark is its sources' figure; once the day no longer quotes it, it is gone.
+  assert.equal(on('1998-06-01', legacy).get('DEM')!.perUsd.toString(), '1.6');
+  assert.ok(!on('2000-06-01').has('DEM'));
+  // A peg that began later does not reach back, and one the day does not quote adds nothing.
+  assert.ok(!on('2020-06-01').has('XCG') && on('2026-04-13').has('XCG'));
+  assert.ok(!on('2026-04-13', legacy).has('XCG'));
+});
+
 test('blend: defunct currencies stay out (D4); discontinued sources are never blended', () => {
   const rows = [row('MARK', 'USD', '2026-04-13', '2', 'direct'), row('MARK', 'EUR', '2026-04-13', '3', 'direct'), row('ECBF', 'USD', '2026-04-13', '1.25', 'indirect'), row('ECBF', 'HRK', '2026-04-13', '7.5', 'indirect')];
   const sources = [source('MARK', 'DEM'), source('ECBF', 'EUR')];

@@ -1,21 +1,23 @@
-// The blend, composed: rebase every source to USD (bridging those without USD) → per currency keep
-// current figures → drop gross outliers by consensus → screen jumps against the witness → weigh by
-// inverse variance at the reference moment (measured error, rounding, the market's move; model.ts),
-// fading dissenters → weighted mean of the logarithms → apply official pegs. Pure: rows, sources,
-// the reference day and moment, measured quality and witnesses in; a table out (docs/blending.md).
+// The blend, composed: rebase every source to USD, one snapshot per source and date (snapshots.ts;
+// bridging those without USD) → per currency, in the order of its anchor (USD, then the hubs, then
+// the currencies anchored to them; quality.ts), read each source's cross to the anchor inside its
+// own snapshot → drop gross outliers by consensus → the market model's estimate at the reference
+// moment over the figures of the days before and of the day, screening jumps (filter.ts) → times the
+// anchor's estimate → official pegs. Pure: rows, sources, the reference day and moment and measured
+// quality in; a table out (docs/blending.md).
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
-import type { Cadence } from '../sources/types.js';
-import { outliers, robustWeights } from './consensus.js';
-import { SAME_FIXING } from './fixing.js';
-import { freshUntil } from './freshness.js';
-import { PEG_BY_CURRENCY, type Peg } from './pegs.js';
+import { addDays, DAY_MS } from '../time/days.js';
+import { track } from './filter.js';
+import { tradingHoursAt } from './hours.js';
+import { pegsOn, type Peg } from './pegs.js';
 import type { Figure, SourceInfo } from './inputs.js';
-import { rebase, type Contribution } from './rebase.js';
-import { errorOf, marketVariance, readingOf, screen, volatilityOf, type Witness } from './model.js';
-import type { Quality } from './quality.js';
+import { PRIOR_VOLATILITY, priorError, type Quality } from './quality.js';
+import type { Contribution } from './rebase.js';
+import { snapshotOf, snapshotsOf, type Fixing, type Snapshot, type Snapshots } from './snapshots.js';
+import { readingsOf, type Estimate, type Setting } from './readings.js';
 
-export type Exclusion = false | 'stale' | 'outlier' | 'jump' | 'superseded' | 'peg';
+export type Exclusion = false | 'stale' | 'outlier' | 'jump' | 'superseded' | 'later' | 'peg';
 
 export interface WeightedContribution extends Contribution {
   /** Share of the blend (0 when excluded), in floating point like `perUsd`. */
@@ -35,7 +37,13 @@ export interface BlendedRate {
   freshUntil: string;
   /** Variance of ln(perUsd) at the reference moment (the model's; 0 for a peg or the pivot). */
   variance?: number;
+  /** Each source's newest figure, with its share of the estimate. */
   contributions: WeightedContribution[];
+  /** The currency it was blended against, when not USD (quality.ts): its figures are crosses to it. */
+  anchor?: string;
+  /** The share of the estimate held by the sources' figures of the days before their newest: the
+   *  witness (the contributions' weights and this sum to 1). */
+  earlier?: number;
   peg?: Peg;
 }
 
@@ -43,9 +51,8 @@ export interface BlendOptions {
   /** The day the blend is for (YYYY-MM-DD): no figure dated after it (plus what banks publish ahead) is used. */
   referenceDay: string;
   graceDays: number;
-  /** `YYYY-MM-DD HH:MM:SS`: the moment recency weights are measured from. By default each currency's
-   *  newest fixing, which ranks figures exactly as "now" would (2^−t is memoryless); a past moment
-   *  gives the blend as of then, figures fixed after it counting less the later they were fixed. */
+  /** `YYYY-MM-DD HH:MM:SS`: the moment the blend stands for (now, or a past day's moment). By default
+   *  the end of the reference day. */
   referenceMoment?: string;
   /** Which currencies the blend quotes; by default the active ones (D4). History passes the
    *  currencies current on its day, so defunct ones appear on days they were current (D14). */
@@ -53,12 +60,15 @@ export interface BlendOptions {
   /** False to leave `contributions` empty: history keeps only the figures, and building them for
    *  every day of 40 years filled the old heap with ~800 MB of garbage (issue 14's RSS target). */
   contributions?: boolean;
-  /** Measured errors and volatilities (quality.ts); without them every source has its grade's prior. */
+  /** Measured errors, volatilities and anchors (quality.ts); without them every source has its
+   *  grade's prior and every currency is blended against USD. */
   quality?: Quality;
-  /** The previous day's blend per currency, carried to the reference moment (model.ts). */
-  witness?: ReadonlyMap<string, Witness>;
+  /** False to leave the pegs of the day unapplied (withPegs applies them to a blend later). */
+  pegs?: boolean;
 }
 
+/** Calendar days before the reference day whose figures witness it: five trading days. */
+export const WITNESS_DAYS = 4;
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
 const BRIDGES = ['EUR', 'GBP', 'JPY', 'CHF', 'CNY'];
 
@@ -67,131 +77,234 @@ const max = (values: string[]) => values.reduce((m, v) => (v > m ? v : m), '');
 /** A float as exact decimal text of its 15 significant digits: the binary tail never shows (D6). */
 export const toDecimal = (x: number): Decimal => new Decimal(x.toPrecision(15));
 
-/** Pure helpers memoised for one blend: a few dozen distinct dates recur thousands of times. */
-function memo<T>(f: (key: string) => T): (key: string) => T {
-  const cache = new Map<string, T>();
-  return (key) => {
-    let v = cache.get(key);
-    if (v === undefined) cache.set(key, (v = f(key)));
-    return v;
-  };
+/** Days the currency market is shut: weekends, and Christmas Day and New Year's Day, when no
+ *  settlement system runs and only a few publishers (Taiwan's, Iraq's) still post figures. */
+export function isMarketClosed(day: string): boolean {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6 || day.endsWith('-12-25') || day.endsWith('-01-01');
 }
 
-interface Context {
-  sources: Map<string, SourceInfo>;
+/** The day a day's market stands at: itself, or for a day the market is shut the last before it. */
+export function tradingDay(day: string): string {
+  let d = day;
+  while (isMarketClosed(d)) d = addDays(d, -1);
+  return d;
+}
+
+/** The end of a day (D14), written as the next day's first instant. */
+export const endOf = (day: string) => `${addDays(day, 1)} 00:00:00`;
+
+interface Context extends Setting {
   opts: BlendOptions;
-  /** freshUntil by `date cadence grace`. */
-  fresh: (key: string) => string;
+  /** The first date of the witness window. */
+  witnessFromDate: string;
 }
 
-function combine(currency: string, all: Contribution[], ctx: Context): BlendedRate {
-  const { opts, fresh } = ctx;
-  // Carry-forward: a figure counts while it would still be fresh on the day of the newest one.
-  const newest = max(all.map((c) => c.date));
-  const isCurrent = all.map((c) => fresh(`${c.date} ${c.cadence} 0`) >= newest);
-  const current = all.filter((_, i) => isCurrent[i]);
-  const odd = outliers(current.map((c) => c.perUsd));
-  const sound = current.filter((_, i) => !odd[i]);
-  const reference = opts.referenceMoment ?? max(sound.map((c) => c.moment));
-  const witness = opts.witness?.get(currency);
-  // The market moves as fast as measured, or as it moved over the last days when that is faster
-  // (the trailing measure lags a crisis: AUD in October 2008, NOK in March 2020).
-  const volatility = Math.max(volatilityOf(opts.quality, currency), witness?.volatility ?? 0);
-  // Sources relaying one fixing share one figure's weight (fixing.ts).
-  const groupOf = (c: Contribution) => (SAME_FIXING[c.source] ? `${SAME_FIXING[c.source]} ${c.date}` : c.source);
-  const members = new Map<string, number>();
-  for (const c of sound) members.set(groupOf(c), (members.get(groupOf(c)) ?? 0) + 1);
-  const readings = sound.map((c) => readingOf(c, opts.quality, ctx.sources.get(c.source), groupOf(c)));
-  const screens = witness ? screen(readings, witness, volatility) : readings.map(() => false as const);
-  const unscreened = readings.filter((_, i) => !screens[i]);
-  // Never all: a move nothing contradicts is believed (model.ts); a guard all the same.
-  const kept = unscreened.length > 0 ? unscreened : readings;
-  // Inverse variance at the reference moment, faded where a figure dissents beyond its own
-  // deviations (robustWeights); sources relaying one fixing share one figure's weight.
-  const variances = kept.map((r) => r.own + marketVariance(volatility, r.c.moment, reference));
-  const weights = robustWeights(kept.map((r) => r.log), variances).map((w, i) => w / members.get(kept[i]!.group)!);
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  const logMean = kept.reduce((sum, r, i) => sum + r.log * weights[i]!, 0) / total;
-  const share = new Map(kept.map((r, i) => [r.c, weights[i]! / total]));
-  const error = new Map(readings.map((r) => [r.c, r.error]));
-  const screened = new Map(readings.map((r, i) => [r.c, screens[i]!]));
-  const contributions: WeightedContribution[] = opts.contributions === false ? [] : all.map((c, i) => {
-    const weight = share.get(c);
-    const base = { ...c, error: error.get(c) ?? errorOf(opts.quality, c, ctx.sources.get(c.source)) };
-    if (weight !== undefined) return { ...base, weight, excluded: false };
-    return { ...base, weight: 0, excluded: !isCurrent[i] ? 'stale' : screened.get(c) || 'outlier' };
+
+function combine(currency: string, entries: Fixing[], anchor: string, anchored: Estimate | undefined, ctx: Context): BlendedRate & { estimate: Estimate } {
+  const { opts } = ctx;
+  const { readings, used, odd, error } = readingsOf(currency, entries, anchor, anchored, ctx);
+  const volatility = opts.quality?.volatility.get(currency) ?? PRIOR_VOLATILITY;
+  const t = track(readings, volatility ** 2 / 24, ctx.reference);
+  const weight = new Float64Array(entries.length);
+  const screen = new Array<Exclusion>(entries.length).fill(false);
+  readings.forEach((r, k) => {
+    for (const i of r.members) {
+      weight[i] = t.weights[k]! / r.members.length;
+      screen[i] = t.screens[k]!;
+    }
   });
-  // A lone figure is its own value (no logarithm round trip).
-  const sole = kept.length === 1 ? kept[0]!.c.perUsd : undefined;
-  const counted = kept.length > 0 ? kept.map((r) => r.c) : sound;
+  const counted = entries.filter((_, i) => weight[i]! > 0);
+  const log = t.estimate + (anchored?.log ?? 0);
+  const variance = t.variance + (anchored?.variance ?? 0);
+  // A lone figure against USD is its own value (no logarithm round trip).
+  const sole = anchor === 'USD' && counted.length === 1 && readings.length === 1 ? counted[0]!.perUsd : undefined;
+  let contributions: WeightedContribution[] = [];
+  let earlier = 0;
+  if (opts.contributions !== false) {
+    // Each source's newest figure is listed; its older ones are the witness.
+    const newestOf = new Map<string, number>();
+    entries.forEach((e, i) => {
+      const seen = newestOf.get(e.source);
+      if (seen === undefined || e.day > entries[seen]!.day) newestOf.set(e.source, i);
+    });
+    const listed = [...newestOf.values()];
+    contributions = listed.map((i) => {
+      const excluded: Exclusion = !used[i] ? 'stale' : odd[i] ? 'outlier' : screen[i]!;
+      return { ...contribution(entries[i]!), weight: weight[i]!, error: used[i] ? error[i]! : errorOf(entries[i]!, currency, ctx), excluded };
+    });
+    earlier = Math.max(0, 1 - listed.reduce((s, i) => s + weight[i]!, 0));
+  }
+  const fixings = counted.length > 0 ? counted : entries.filter((_, i) => used[i]);
   return {
     currency,
-    perUsd: toDecimal(sole ?? Math.exp(logMean)),
-    variance: 1 / total,
-    bankUpdate: max(counted.map((c) => c.bankUpdate)),
-    freshUntil: max(counted.map((c) => fresh(`${c.date} ${c.cadence} ${opts.graceDays}`))),
+    perUsd: toDecimal(sole ?? Math.exp(log)),
+    variance,
+    bankUpdate: max(fixings.map((f) => f.bankUpdate)),
+    freshUntil: dayText(fixings.reduce((m, f) => Math.max(m, f.freshDay), 0) + opts.graceDays),
     contributions,
+    ...(anchor !== 'USD' ? { anchor } : {}),
+    ...(opts.contributions !== false ? { earlier } : {}),
+    estimate: { log, variance },
   };
 }
 
-function combineAll(contributions: Contribution[], ctx: Context): Map<string, BlendedRate> {
-  const byCurrency = new Map<string, Contribution[]>();
+/** A stale figure's error, for the provenance: its source's measured one, or its grade's prior. */
+const errorOf = (f: Fixing, currency: string, ctx: Context) => ctx.opts.quality?.errors.get(currency)?.get(f.source) ?? priorError(ctx.sources.get(f.source));
+
+/** An epoch day as YYYY-MM-DD (a few dozen recur in every blend). */
+const dayTexts = new Map<number, string>();
+function dayText(day: number): string {
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    if (dayTexts.size > 100_000) dayTexts.clear();
+    dayTexts.set(day, (text = new Date(day * DAY_MS).toISOString().slice(0, 10)));
+  }
+  return text;
+}
+
+/** The Contribution fields of a fixing (the model's own fields stay inside). */
+function contribution(f: Fixing): Contribution {
+  const { log: _log, hours: _hours, day: _day, freshDay: _freshDay, rounding: _rounding, siblings: _siblings, read: _read, ...rest } = f;
+  return rest;
+}
+
+/** The snapshots the model reads: those of the witness's days, and before them each source's newest
+ *  of every set of currencies it has none of since (a weekly table beside a daily one, a source gone
+ *  quiet: its figures count while fresh, then are `stale`). */
+function witnessed(snapshots: readonly Snapshot[], from: string): Snapshot[] {
+  const out: Snapshot[] = [];
+  const seen = new Map<string, Set<string>>();
+  const older: Snapshot[] = [];
+  for (const s of snapshots) {
+    if (s.date < from) older.push(s);
+    else {
+      out.push(s);
+      seen.set(s.source, (seen.get(s.source) ?? new Set()).add(s.currencies));
+    }
+  }
+  older.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  for (const s of older) {
+    const sets = seen.get(s.source) ?? new Set<string>();
+    if (sets.has(s.currencies)) continue;
+    seen.set(s.source, sets.add(s.currencies));
+    out.push(s);
+  }
+  return out;
+}
+
+interface Combined {
+  rates: Map<string, BlendedRate>;
+  estimates: Map<string, Estimate>;
+}
+
+/**
+ * Every currency of the snapshots, its anchor's first. With `before` (the same blend without some
+ * snapshots), only the currencies those snapshots hold, and those anchored to them, are made again.
+ */
+function combineAll(snapshots: readonly Snapshot[], ctx: Context, before?: Combined & { added: readonly Snapshot[] }): Combined {
   // D4: blended rates quote the active ISO 4217 currencies (plus XDR) only.
   const quotes = ctx.opts.quotes ?? isActiveCurrency;
-  for (const c of contributions) {
-    if (!quotes(c.currency) || !(c.perUsd > 0) || !Number.isFinite(c.perUsd)) continue;
-    const list = byCurrency.get(c.currency);
-    if (list) list.push(c);
-    else byCurrency.set(c.currency, [c]);
+  const quoted = new Map<string, boolean>();
+  const isQuoted = (currency: string) => {
+    let q = quoted.get(currency);
+    if (q === undefined) quoted.set(currency, (q = currency !== 'USD' && quotes(currency)));
+    return q;
+  };
+  const touched = before ? new Set(before.added.flatMap((s) => [...s.figures.keys()].filter(isQuoted))) : undefined;
+  const byCurrency = new Map<string, Fixing[]>();
+  for (const snapshot of witnessed(snapshots, ctx.witnessFromDate)) {
+    for (const fixing of snapshot.list) {
+      if (!isQuoted(fixing.currency)) continue;
+      const list = byCurrency.get(fixing.currency);
+      if (list) list.push(fixing);
+      else byCurrency.set(fixing.currency, [fixing]);
+    }
   }
-  return new Map([...byCurrency].map(([currency, list]) => [currency, combine(currency, list, ctx)]));
+  const anchorOf = (currency: string) => ctx.opts.quality?.anchor.get(currency) ?? 'USD';
+  const estimates = new Map<string, Estimate>();
+  const rates = new Map<string, BlendedRate>();
+  // Anchors first: USD's own (nothing to do), then every currency whose anchor is blended.
+  const order = [...byCurrency.keys()].sort((a, b) => Number(anchorOf(a) !== 'USD') - Number(anchorOf(b) !== 'USD'));
+  for (const currency of order) {
+    const wanted = anchorOf(currency);
+    const anchor = wanted !== 'USD' && estimates.has(wanted) ? wanted : 'USD';
+    const kept = before?.rates.get(currency);
+    if (kept && !touched!.has(currency) && !touched!.has(anchor) && (kept.anchor ?? 'USD') === anchor) {
+      rates.set(currency, kept);
+      estimates.set(currency, before!.estimates.get(currency)!);
+      continue;
+    }
+    touched?.add(currency);
+    const { estimate, ...rate } = combine(currency, byCurrency.get(currency)!, anchor, estimates.get(anchor), ctx);
+    estimates.set(currency, estimate);
+    rates.set(currency, rate);
+  }
+  return { rates, estimates };
 }
 
-export function blend(sources: SourceInfo[], rows: Figure[], opts: BlendOptions): Map<string, BlendedRate> {
-  const live = sources.filter((s) => !s.discontinued);
-  const ctx: Context = {
-    sources: new Map(live.map((s) => [s.code, s])),
-    opts,
-    fresh: memo((key) => {
-      const [date, cadence, grace] = key.split(' ');
-      return freshUntil(date!, cadence as Cadence, Number(grace));
-    }),
-  };
-  const bySource = new Map<string, Figure[]>();
-  for (const r of rows) {
-    const list = bySource.get(r.source);
+/** Snapshots of the (source, date)s without the source's own USD, through a currency the others
+ *  already price (its blended figure; D4's bridge). */
+function bridged(sources: ReadonlyMap<string, SourceInfo>, orphans: readonly Figure[], first: ReadonlyMap<string, BlendedRate>): Snapshot[] {
+  const groups = new Map<string, Figure[]>();
+  for (const r of orphans) {
+    const key = `${r.source} ${r.date}`;
+    const list = groups.get(key);
     if (list) list.push(r);
-    else bySource.set(r.source, [r]);
+    else groups.set(key, [r]);
   }
+  const out: Snapshot[] = [];
+  for (const list of groups.values()) {
+    const source = sources.get(list[0]!.source);
+    if (!source) continue;
+    const quotes = new Set(list.map((r) => r.quote));
+    const via = [...BRIDGES, ...quotes].find((c) => c !== source.currency && quotes.has(c) && first.has(c));
+    const snapshot = via ? snapshotOf(source, list, { currency: via, perUsd: first.get(via)!.perUsd.toNumber() }) : undefined;
+    if (snapshot) out.push(snapshot);
+  }
+  return out;
+}
 
-  const direct = live.map((s) => ({ source: s, contributions: rebase(s, bySource.get(s.code) ?? []) }));
-  const first = combineAll(direct.flatMap((d) => d.contributions), ctx);
+/** The blend of figures given as rows (any order). */
+export function blend(sources: readonly SourceInfo[], rows: readonly Figure[], opts: BlendOptions): Map<string, BlendedRate> {
+  return blendSnapshots(sources, snapshotsOf(new Map(sources.map((s) => [s.code, s])), rows), opts);
+}
+
+/** The blend of figures given as snapshots (snapshots.ts), those of sources without USD as rows. */
+export function blendSnapshots(sources: readonly SourceInfo[], { snapshots, orphans }: Snapshots, opts: BlendOptions): Map<string, BlendedRate> {
+  const info = new Map(sources.filter((s) => !s.discontinued).map((s) => [s.code, s]));
+  const witnessFromDate = addDays(tradingDay(opts.referenceDay), -WITNESS_DAYS);
+  const ctx: Context = {
+    sources: info,
+    opts,
+    reference: tradingHoursAt(opts.referenceMoment ?? endOf(opts.referenceDay)),
+    witnessFromDate,
+    witnessFrom: Date.parse(`${witnessFromDate}T00:00:00Z`) / DAY_MS,
+    quality: opts.quality,
+  };
+  // Historical-only publishers (discontinued) are never blended.
+  const direct = snapshots.filter((s) => info.has(s.source));
+  const first = combineAll(direct, ctx);
   // Sources without USD go through a currency the others already price.
-  const bridged = direct
-    .filter((d) => d.contributions.length === 0 && (bySource.get(d.source.code)?.length ?? 0) > 0)
-    .flatMap(({ source }) => {
-      const quotes = new Set((bySource.get(source.code) ?? []).map((r) => r.quote));
-      const via = [...BRIDGES, ...quotes].find((c) => c !== source.currency && quotes.has(c) && first.has(c));
-      return via ? rebase(source, bySource.get(source.code)!, { currency: via, perUsd: first.get(via)!.perUsd.toNumber() }) : [];
-    });
-  const out = bridged.length > 0 ? combineAll([...direct.flatMap((d) => d.contributions), ...bridged], ctx) : first;
-
+  const more = first.rates.size > 0 && orphans.length > 0 ? bridged(info, orphans, first.rates) : [];
+  const out = (more.length > 0 ? combineAll([...direct, ...more], ctx, { ...first, added: more }) : first).rates;
   if (out.size > 0) {
     // The pivot: every contribution is also a USD figure, so USD is as new and as fresh as the newest.
     const all = [...out.values()];
     out.set('USD', { currency: 'USD', perUsd: new Decimal(1), bankUpdate: max(all.map((b) => b.bankUpdate)), freshUntil: max(all.map((b) => b.freshUntil)), contributions: [] });
   }
-  applyPegs(out);
-  return out;
+  return opts.pegs === false ? out : withPegs(out, opts.referenceDay, opts.quotes);
 }
 
-/** Official pegs replace the blend of the pegged currency (its sources stay listed, marked). */
-function applyPegs(rates: Map<string, BlendedRate>): void {
-  for (const [currency, peg] of PEG_BY_CURRENCY) {
-    const anchor = rates.get(peg.anchor);
-    if (!anchor) continue;
-    const own = rates.get(currency)?.contributions ?? [];
-    rates.set(currency, {
+/** The pegs in force on `day` replace the blend of the pegged currency (its sources stay listed,
+ *  marked), for the currencies the day quotes; a new map, `rates` untouched. */
+export function withPegs(rates: ReadonlyMap<string, BlendedRate>, day: string, quotes: (code: string) => boolean = isActiveCurrency): Map<string, BlendedRate> {
+  const out = new Map(rates);
+  for (const [currency, peg] of pegsOn(day)) {
+    const anchor = out.get(peg.anchor);
+    if (!anchor || !quotes(currency)) continue;
+    const own = out.get(currency)?.contributions ?? [];
+    out.set(currency, {
       currency,
       perUsd: anchor.perUsd.times(peg.rate),
       bankUpdate: anchor.bankUpdate,
@@ -200,4 +313,5 @@ function applyPegs(rates: Map<string, BlendedRate>): void {
       peg,
     });
   }
+  return out;
 }

@@ -25,12 +25,6 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   'IMFD XDR': '12:00:00',
 };
 
-/** Issuers of a currency that is not a source's own base currency. */
-export const ISSUER_OF: Readonly<Record<string, string>> = {
-  // The IMF values the SDR every day; everyone else relays or recomputes it.
-  XDR: 'IMFD',
-};
-
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */
 export const SAME_FIXING: Readonly<Record<string, string>> = {
   // The 14:10 CET concertation: Danmarks Nationalbank converts the ECB's reference rates to kroner,
@@ -40,13 +34,22 @@ export const SAME_FIXING: Readonly<Record<string, string>> = {
   NBHK: 'concertation',
 };
 
+/** The day a figure dated `date` was published: its date shifted by the source's day offset (D7),
+ *  where that offset applied to the date. */
+export function publishedOn(source: Pick<SourceInfo, 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string): string {
+  const offset = source.publishedDayOffset && !(source.publishedDayOffsetFrom && date < source.publishedDayOffsetFrom) ? source.publishedDayOffset : 0;
+  return offset ? addDays(date, offset) : date;
+}
+
 /** `YYYY-MM-DD HH:MM:SS`: when a figure dated `date` was fixed. */
-export function fixingMoment(source: Pick<SourceInfo, 'code' | 'publishedAtUtc' | 'publishedDayOffset'>, date: string, currency: string): string {
-  const day = source.publishedDayOffset ? addDays(date, source.publishedDayOffset) : date;
-  return `${day} ${fixingTime(source, currency)}`;
+export function fixingMoment(source: Pick<SourceInfo, 'code' | 'publishedAtUtc' | 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string, currency: string): string {
+  return `${publishedOn(source, date)} ${fixingTime(source, currency)}`;
 }
 
 /** `HH:MM:SS` (UTC): the time of day at which the source fixes its figure for `currency`. */
 export function fixingTime(source: Pick<SourceInfo, 'code' | 'publishedAtUtc'>, currency: string): string {
-  return FIXED_AT_UTC[`${source.code} ${currency}`] ?? FIXED_AT_UTC[source.code] ?? source.publishedAtUtc;
+  return (BY_CURRENCY.has(source.code) ? FIXED_AT_UTC[`${source.code} ${currency}`] : undefined) ?? FIXED_AT_UTC[source.code] ?? source.publishedAtUtc;
 }
+
+/** Sources with a fixing hour of their own for some currency ('IMFD XDR'). */
+const BY_CURRENCY = new Set(Object.keys(FIXED_AT_UTC).filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));

@@ -9,6 +9,7 @@ export interface SourceInfo {
   tableCadence?: Record<string, Cadence>;
   publishedAtUtc: string;
   publishedDayOffset?: number;
+  publishedDayOffsetFrom?: string;
   /** Historical-only publishers are never blended into current rates. */
   discontinued?: string;
   /** Provenance grade of the source's recorded payloads (Source.grade in src/sources/types.ts). */

@@ -1,27 +1,26 @@
-// The market model (issue 25): trading time, measured quality, inverse-variance weights and the
-// witness's rules, each on a small day built to show one rule.
+// The market model (issue 25): trading time, measured quality, the witness's rules, anchors and the
+// smoother, each on a small day built to show one rule.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blend } from './blend.js';
-import { robustWeights, weightedMedian } from './consensus.js';
+import { blend, type BlendOptions } from './blend.js';
+import { publishedOn } from './fixing.js';
+import { track, type Reading } from './filter.js';
 import { tradingHoursApart } from './hours.js';
 import type { Figure, SourceInfo } from './inputs.js';
-import { measureQuality, PRIOR_ERROR } from './quality.js';
-import { witnesses } from './witness.js';
+import { measureQuality, PRIOR_ERROR, type Quality } from './quality.js';
+import { snapshotsOf } from './snapshots.js';
 
 const source = (code: string, currency: string, extra: Partial<SourceInfo> = {}): SourceInfo => ({ code, currency, cadence: 'daily', publishedAtUtc: '15:00:00', ...extra });
+const at = (code: string, time: string) => source(code, 'USD', { publishedAtUtc: time });
 const row = (src: string, quote: string, date: string, rate: string): Figure => ({ source: src, quote, date, rate, direction: 'indirect', unit: 1, table: '' });
 const day = '2026-04-14';
-const END = `${day} 23:59:59`;
-
-/** The blend of `day` witnessed by `before` (the figures of the days before), as history does. */
-function witnessed(sources: SourceInfo[], rows: Figure[], before: Figure[]) {
-  return blend(sources, rows, { referenceDay: day, referenceMoment: END, graceDays: 0, witness: witnesses(sources, before, END, {}) });
-}
+/** A past day's blend stands for 4 pm in London (15:00 UTC in April). */
+const PAST: Pick<BlendOptions, 'referenceDay' | 'referenceMoment' | 'graceDays'> = { referenceDay: day, referenceMoment: `${day} 15:00:00`, graceDays: 0 };
 const weightsOf = (b: ReturnType<typeof blend>, code: string) => new Map(b.get(code)!.contributions.map((c) => [c.source, c]));
+const WEEK = ['2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10', '2026-04-13'];
 
-/** Five calm days of CHF at 0.80 from the ECB-like source and at its level from the late relayer. */
-const calm = (sources: string[]) => ['2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10', '2026-04-13'].flatMap((date, i) => sources.map((s) => row(s, 'CHF', date, (0.8 + i * 0.0004).toFixed(4))));
+/** Five calm days of CHF at about 0.80 from each source, the witness of the day. */
+const calm = (sources: string[], code = 'CHF', level = 0.8) => WEEK.flatMap((date, i) => sources.map((s) => row(s, code, date, (level * (1 + i * 0.0005)).toFixed(4))));
 
 test('trading hours: a weekend adds none, so Friday afternoon is as near to Sunday as to Friday night', () => {
   assert.equal(tradingHoursApart('2026-04-10 13:15:00', '2026-04-12 23:59:59'), 10.75);
@@ -29,30 +28,39 @@ test('trading hours: a weekend adds none, so Friday afternoon is as near to Sund
   assert.equal(tradingHoursApart('2026-04-13 04:00:00', '2026-04-10 13:15:00'), 14.75, 'either order');
 });
 
-test('a two-figure day with one typo: the figure far from the witness and from the other is a jump', () => {
-  const sources = [source('ECBF', 'USD', { publishedAtUtc: '13:15:00' }), source('RBFJ', 'USD', { publishedAtUtc: '21:00:00' })];
-  // RBFJ's CHF is 1.33, a typo for 0.8008 (Fiji, 23 November 2005: 2.19 for 1.31).
-  const b = witnessed(sources, [row('ECBF', 'CHF', day, '0.8010'), row('RBFJ', 'CHF', day, '1.3300')], calm(['ECBF', 'RBFJ']));
+test('a two-figure day with one typo: the figure far from the witness and contradicted by the other is a jump', () => {
+  // Fiji, 23 November 2005: its figure dated the 23rd, fixed on the 22nd at 21:00, put CHF at 2.19
+  // for 1.31; the ECB's of the 23rd, fixed after it, stays at the level of the days before.
+  const sources = [at('ECBF', '13:15:00'), source('RBFJ', 'USD', { publishedAtUtc: '21:00:00', publishedDayOffset: -1 })];
+  const b = blend(sources, [...calm(['ECBF', 'RBFJ']), row('ECBF', 'CHF', day, '0.8020'), row('RBFJ', 'CHF', day, '1.3300')], PAST);
   const by = weightsOf(b, 'CHF');
   assert.equal(by.get('RBFJ')!.excluded, 'jump');
   assert.equal(by.get('RBFJ')!.weight, 0);
-  assert.equal(b.get('CHF')!.perUsd.toString(), '0.801');
+  // Fiji's figure of the day before still says where the market stood then, a day before the moment.
+  const chf = b.get('CHF')!;
+  assert.ok(chf.earlier! > 0 && chf.earlier! < 0.05, `earlier ${chf.earlier}`);
+  assert.ok(Math.abs(chf.perUsd.toNumber() / 0.802 - 1) < 0.0001, String(chf.perUsd));
 });
 
-test('a lone late small bank against the ECB: fixed later, 4% off and uncorroborated, it is a jump', () => {
-  const sources = [source('ECBF', 'USD', { publishedAtUtc: '13:15:00' }), source('SMAL', 'USD', { publishedAtUtc: '21:00:00' })];
-  const b = witnessed(sources, [row('ECBF', 'CHF', day, '0.8010'), row('SMAL', 'CHF', day, '0.8330')], calm(['ECBF', 'SMAL']));
-  assert.equal(weightsOf(b, 'CHF').get('SMAL')!.excluded, 'jump');
-  assert.equal(b.get('CHF')!.perUsd.toString(), '0.801');
+test('a lone late small bank against the ECB: 4% off after the day\'s moment, it is not the day\'s rate, and the next day\'s ECB makes it a jump', () => {
+  const sources = [at('ECBF', '13:15:00'), at('SMAL', '21:00:00')];
+  const rows = [...calm(['ECBF', 'SMAL']), row('ECBF', 'CHF', day, '0.8020'), row('SMAL', 'CHF', day, '0.8340')];
+  const past = blend(sources, rows, PAST);
+  assert.equal(weightsOf(past, 'CHF').get('SMAL')!.excluded, 'later');
+  assert.ok(Math.abs(past.get('CHF')!.perUsd.toNumber() / 0.802 - 1) < 0.0001, String(past.get('CHF')!.perUsd));
+  const next = '2026-04-15';
+  const after = blend(sources, [...rows, row('ECBF', 'CHF', next, '0.8021')], { referenceDay: next, referenceMoment: `${next} 15:00:00`, graceDays: 0 });
+  assert.equal(after.get('CHF')!.contributions.length, 2);
+  assert.equal(weightsOf(after, 'CHF').get('SMAL')!.excluded, 'jump');
+  assert.ok(Math.abs(after.get('CHF')!.perUsd.toNumber() / 0.8021 - 1) < 0.0001, String(after.get('CHF')!.perUsd));
 });
 
-test('a real devaluation comes through: two sources show it, and what was fixed before it is superseded', () => {
-  // The CHF floor's end, 15 January 2015: Asia fixed at the old level, then the ECB and a later
-  // relayer both showed the franc 15% stronger.
-  const at = (code: string, time: string) => source(code, 'USD', { publishedAtUtc: time });
+test('a real move comes through: the CHF floor\'s end, shown by two sources, supersedes what was fixed before it', () => {
+  // 15 January 2015: Asia fixed at the old level, then the ECB and a later relayer showed the franc
+  // 15% stronger.
   const sources = [at('ASIA', '03:00:00'), at('ASI2', '04:00:00'), at('ECBF', '13:15:00'), at('LATE', '20:00:00')];
-  const rows = [row('ASIA', 'CHF', day, '0.8012'), row('ASI2', 'CHF', day, '0.8014'), row('ECBF', 'CHF', day, '0.6850'), row('LATE', 'CHF', day, '0.6880')];
-  const b = witnessed(sources, rows, calm(['ASIA', 'ASI2', 'ECBF', 'LATE']));
+  const rows = [...calm(['ASIA', 'ASI2', 'ECBF', 'LATE']), row('ASIA', 'CHF', day, '0.8012'), row('ASI2', 'CHF', day, '0.8014'), row('ECBF', 'CHF', day, '0.6850'), row('LATE', 'CHF', day, '0.6880')];
+  const b = blend(sources, rows, PAST);
   const by = weightsOf(b, 'CHF');
   assert.equal(by.get('ECBF')!.excluded, false);
   assert.equal(by.get('LATE')!.excluded, false);
@@ -62,21 +70,23 @@ test('a real devaluation comes through: two sources show it, and what was fixed 
   assert.ok(chf > 0.685 && chf < 0.688, String(chf));
 });
 
-test("a devaluation the issuer alone shows on the day is believed; a relayer's alone is not", () => {
-  // The issuer's own figure of its currency (a source's base currency) after an earlier relayer.
-  const sources = [source('ASIA', 'USD', { publishedAtUtc: '03:00:00' }), source('ISSU', 'EGP', { publishedAtUtc: '12:00:00' })];
-  const before = ['2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10', '2026-04-13'].flatMap((date) => [row('ASIA', 'EGP', date, '30.90'), row('ISSU', 'USD', date, '0.032362')]);
-  const issuer = witnessed(sources, [row('ASIA', 'EGP', day, '30.90'), row('ISSU', 'USD', day, '0.020800')], before);
+test('a devaluation one source alone shows on the day is believed when nothing fixed with or after it stays at the old level', () => {
+  // The issuer's own figure of its currency after an earlier relayer (Egypt's float).
+  const sources = [at('ASIA', '03:00:00'), source('ISSU', 'EGP', { publishedAtUtc: '12:00:00' })];
+  const before = WEEK.flatMap((date) => [row('ASIA', 'EGP', date, '30.90'), row('ISSU', 'USD', date, '0.032362')]);
+  const issuer = blend(sources, [...before, row('ASIA', 'EGP', day, '30.90'), row('ISSU', 'USD', day, '0.020800')], PAST);
   assert.equal(weightsOf(issuer, 'EGP').get('ASIA')!.excluded, 'superseded');
   assert.ok(Math.abs(issuer.get('EGP')!.perUsd.toNumber() - 1 / 0.0208) < 1e-9);
-  const relayers = [source('ASIA', 'USD', { publishedAtUtc: '03:00:00' }), source('RELY', 'USD', { publishedAtUtc: '12:00:00' })];
-  const relayed = witnessed(relayers, [row('ASIA', 'EGP', day, '30.90'), row('RELY', 'EGP', day, '48.08')], before.map((r) => (r.source === 'ISSU' ? row('RELY', 'EGP', r.date, '30.90') : r)));
+  // A smaller move from a relayer, with a third source fixed after it still at the old level: a jump
+  // (within 5% of the others, it is no consensus outlier).
+  const three = [at('ASIA', '03:00:00'), at('RELY', '12:00:00'), at('EVEN', '14:00:00')];
+  const relayed = blend(three, [...calm(['ASIA', 'RELY', 'EVEN'], 'EGP', 30.9), row('ASIA', 'EGP', day, '30.93'), row('RELY', 'EGP', day, '32.20'), row('EVEN', 'EGP', day, '30.95')], PAST);
   assert.equal(weightsOf(relayed, 'EGP').get('RELY')!.excluded, 'jump');
 });
 
 test('a new source without a track record starts from its grade; a C grade counts less at the same moment', () => {
   const sources = [source('AAAA', 'USD'), source('CCCC', 'USD', { grade: 'C' })];
-  const b = blend(sources, [row('AAAA', 'MMK', day, '2000.0000'), row('CCCC', 'MMK', day, '2000.0000')], { referenceDay: day, graceDays: 0 });
+  const b = blend(sources, [row('AAAA', 'MMK', day, '2000.0000'), row('CCCC', 'MMK', day, '2000.0000')], PAST);
   const by = weightsOf(b, 'MMK');
   assert.equal(by.get('AAAA')!.error, PRIOR_ERROR.none);
   assert.equal(by.get('CCCC')!.error, PRIOR_ERROR.C);
@@ -84,29 +94,86 @@ test('a new source without a track record starts from its grade; a C grade count
   assert.ok(Math.abs(by.get('AAAA')!.weight / by.get('CCCC')!.weight - 9) < 1e-6, 'rounding of 2000.0000 adds next to nothing');
 });
 
-test('measured quality: a noisy source measures a larger error than steady ones, and moves give the volatility', () => {
-  const sources = ['AAAA', 'BBBB', 'CCCC', 'NOIS'].map((c) => source(c, 'USD'));
+test('a lone source is its newest figure, not a mix of its days', () => {
+  const b = blend([at('ECBF', '13:15:00')], [...calm(['ECBF'], 'ISK', 140), row('ECBF', 'ISK', day, '143.50')], PAST);
+  assert.equal(b.get('ISK')!.perUsd.toString(), '143.5');
+  assert.equal(b.get('ISK')!.contributions[0]!.weight, 1);
+});
+
+/** Forty business days of a market with moves of about 0.3% a day. */
+function market(sources: string[], figure: (source: string, level: number, i: number) => number, code = 'SEK'): Figure[] {
   const rows: Figure[] = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 56; i++) {
     const date = new Date(Date.UTC(2026, 1, 2) + i * 86_400_000).toISOString().slice(0, 10);
     if ([0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay())) continue;
-    const level = 10 * (1 + 0.004 * Math.sin(i)); // the market: moves of about 0.3% a day
-    for (const s of ['AAAA', 'BBBB', 'CCCC']) rows.push(row(s, 'SEK', date, level.toFixed(4)));
-    rows.push(row('NOIS', 'SEK', date, (level * (1 + (i % 2 ? 0.02 : -0.02))).toFixed(4)));
+    const level = 10 * (1 + 0.004 * Math.sin(i));
+    for (const s of sources) rows.push(row(s, code, date, figure(s, level, i).toFixed(5)));
   }
-  const q = measureQuality(sources, rows);
-  const error = (s: string) => q.error.get(`${s} SEK`)!;
+  return rows;
+}
+const measure = (sources: SourceInfo[], rows: Figure[]) => measureQuality(sources, snapshotsOf(new Map(sources.map((s) => [s.code, s])), rows).snapshots);
+
+test('measured quality: each source\'s error from every pair of sources at once, and moves give the volatility', () => {
+  const sources = ['AAAA', 'BBBB', 'CCCC', 'NOIS'].map((c) => source(c, 'USD'));
+  // Three sources with their own small noise, one with ±2%.
+  const noise = (s: string, i: number) => (s === 'NOIS' ? (i % 2 ? 0.02 : -0.02) : 0.0005 * Math.sin(i * 7 + s.charCodeAt(0)));
+  const q = measure(sources, market(sources.map((s) => s.code), (s, level, i) => level * (1 + noise(s, i))));
+  const error = (s: string) => q.errors.get('SEK')!.get(s)!;
   assert.ok(error('NOIS') > 0.01, `noisy: ${error('NOIS')}`);
-  assert.ok(error('AAAA') < 0.002, `steady: ${error('AAAA')}`);
+  for (const s of ['AAAA', 'BBBB', 'CCCC']) assert.ok(error(s) < 0.002, `${s}: ${error(s)}`);
+  // The noisy source does not make the steady ones look bad: its pairs are known to say little.
+  assert.ok(error('AAAA') < error('NOIS') / 10);
   const vol = q.volatility.get('SEK')!;
   assert.ok(vol > 0.001 && vol < 0.01, `volatility ${vol}`);
 });
 
-test('robust weights: a dissenter beyond its own deviations fades; one its variance explains keeps its weight', () => {
-  assert.equal(weightedMedian([1, 2, 3], [1, 1, 5]), 3);
-  const v = 0.001 ** 2;
-  const [a, b, c] = robustWeights([0, 0.0005, 0.03], [v, v, v]);
-  assert.ok(a! * v > 0.95 && a! * v < 1, 'half a deviation from the median keeps nearly all');
-  assert.equal(b! * v, 1, 'the median itself keeps all');
-  assert.ok(c! * v < 0.02, 'thirty deviations off counts almost nothing');
+test('a currency is blended against the anchor it moves least against: DKK follows a later move of EUR', () => {
+  // DKK is held to the euro; the dollar moves. Measured: DKK's anchor is EUR.
+  const sources = ['AAAA', 'BBBB', 'CCCC'].map((c) => source(c, 'USD'));
+  const rows = market(sources.map((s) => s.code), (_, level) => level, 'EUR').map((r) => ({ ...r, rate: (Number(r.rate) / 12).toFixed(6) }));
+  for (const r of [...rows]) rows.push(row(r.source, 'DKK', r.date, (Number(r.rate) * 7.46).toFixed(6)));
+  const q = measure(sources, rows);
+  assert.equal(q.anchor.get('DKK'), 'EUR');
+  // On the day: the ECB-like source fixes EUR and DKK at 13:15; a later one only EUR, 1% weaker.
+  const daily = [at('ECBF', '13:15:00'), at('LATE', '14:45:00')];
+  const anchored: Quality = { errors: new Map(), relays: new Map(), anchor: new Map([['DKK', 'EUR']]), volatility: new Map([['DKK', 0.0002], ['EUR', 0.006]]) };
+  const dayRows = [row('ECBF', 'EUR', day, '0.8000'), row('ECBF', 'DKK', day, '5.9680'), row('LATE', 'EUR', day, '0.8080')];
+  const b = blend(daily, dayRows, { ...PAST, quality: anchored });
+  const [eur, dkk] = [b.get('EUR')!.perUsd.toNumber(), b.get('DKK')!.perUsd.toNumber()];
+  assert.ok(eur > 0.802, `EUR ${eur}: the later figure counts`);
+  assert.ok(Math.abs(dkk / eur - 7.46) < 1e-9, `EUR/DKK ${dkk / eur}: the ECB's cross, at EUR's later level`);
+  assert.equal(b.get('DKK')!.anchor, 'EUR');
+});
+
+test('sources relaying one fixing are found by their identical figures and count as one reading', () => {
+  const sources = ['AAAA', 'BBBB', 'CCCC', 'COPY'].map((c) => source(c, 'USD'));
+  const noise = (s: string, i: number) => 0.001 * Math.sin(i * 3 + (s === 'COPY' ? 'AAAA' : s).charCodeAt(0));
+  const q = measure(sources, market(sources.map((s) => s.code), (s, level, i) => level * (1 + noise(s, i))));
+  assert.deepEqual(q.relays.get('SEK'), new Map([['AAAA', 'AAAA'], ['COPY', 'AAAA']]));
+  // Two of three figures are one: they share one reading's weight.
+  const b = blend(sources.slice(0, 2).concat(sources[3]!), [row('AAAA', 'SEK', day, '10.0000'), row('COPY', 'SEK', day, '10.0000'), row('BBBB', 'SEK', day, '10.1000')], { ...PAST, quality: q });
+  const by = weightsOf(b, 'SEK');
+  assert.equal(by.get('AAAA')!.weight, by.get('COPY')!.weight);
+  assert.ok(Math.abs(by.get('AAAA')!.weight + by.get('COPY')!.weight - (1 - by.get('BBBB')!.weight)) < 1e-12);
+});
+
+test('a dissenter within 2% fades: its variance grows with its distance in its own deviations', () => {
+  const r = (group: string, y: number): Reading => ({ hours: 100, y, variance: 0.001 ** 2, group });
+  const t = track([r('A', 0), r('B', 0.0005), r('C', 0.015)], 0, 100);
+  assert.ok(t.weights[2]! < 0.05, `15 deviations off: ${t.weights[2]}`);
+  assert.ok(Math.abs(t.weights.reduce((s, w) => s + w, 0) - 1) < 1e-12);
+  assert.deepEqual(t.screens, [false, false, false]);
+});
+
+test('a figure fixed nearer the moment screens off one further from it: weights follow the market\'s move', () => {
+  // Two precise figures of one market, six and one trading hours before the moment.
+  const t = track([{ hours: 94, y: 0, variance: 1e-8, group: 'A' }, { hours: 99, y: 0.001, variance: 1e-8, group: 'B' }], 1e-6, 100);
+  assert.ok(t.weights[1]! > 0.99, `the later: ${t.weights[1]}`);
+});
+
+test('Samoa moved west of the date line on 30 December 2011: its day offset applies from then on', () => {
+  const cbsa = { publishedDayOffset: -1, publishedDayOffsetFrom: '2011-12-30' };
+  assert.equal(publishedOn(cbsa, '2008-10-14'), '2008-10-14');
+  assert.equal(publishedOn(cbsa, '2012-01-03'), '2012-01-02');
+  assert.equal(publishedOn({ publishedDayOffset: -1 }, '2008-10-14'), '2008-10-13');
 });

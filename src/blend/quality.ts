@@ -1,25 +1,36 @@
 // What the blend knows about its inputs, measured from the figures themselves over a trailing window
-// rather than set as constants (docs/blending.md, "The market model"):
-// - each currency's volatility: how far it moves per trading day, from every source's consecutive
-//   fixings of it (robustly: the median absolute move, scaled to a standard deviation);
-// - each source's error for each currency: how far its figure sits from the other sources' median of
-//   the same day, less what the market moved between their fixing moments. Where fewer than four
-//   sources publish a currency no robust leave-one-out comparison exists and the grade's prior stands.
-// Pure: figures in, plain numbers out. All figures are natural logarithms of units per USD.
+// rather than set as constants (docs/blending.md, "Measured quality"):
+// - each currency's anchor: the currency it moves least against (USD or a hub such as EUR), so that
+//   figures fixed at different moments disagree least when compared as crosses to it, and so that a
+//   currency observed only at one moment follows its anchor's later moves (DKK follows EUR);
+// - each currency's volatility against its anchor: how far the cross moves per trading day, from
+//   every source's consecutive fixings of it;
+// - each source's error for each currency: from the spread of the differences between every two
+//   sources' figures of the same date (the three-cornered hat: Var(a − b) = ea² + eb² + the market's
+//   move between their moments), solved for every source at once, so one bad source does not make
+//   the others look bad, and a precise one stands out even among a few.
+// Pure: figures in, plain numbers out. All figures are natural logarithms.
 import { addDays } from '../time/days.js';
+import { median } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
-import { tradingHoursApart, tradingHoursAt } from './hours.js';
 import type { Figure, SourceInfo } from './inputs.js';
-import { rebase, type Contribution } from './rebase.js';
+import { snapshotsOf, type Snapshot, type SnapshotMemo } from './snapshots.js';
 
 export interface Quality {
-  /** Standard deviation (log) of a source's figure for a currency, by `${source} ${currency}`. */
-  error: ReadonlyMap<string, number>;
-  /** Standard deviation (log) of a currency's move over one trading day (24 trading hours). */
+  /** Standard deviation (log) of a source's figure of a currency against its anchor, by currency and
+   *  source; a source has one only where it could be compared with another. */
+  errors: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** Standard deviation (log) of a currency's move against its anchor over one trading day. */
   volatility: ReadonlyMap<string, number>;
+  /** The currency each is blended against (absent: USD). */
+  anchor: ReadonlyMap<string, string>;
+  /** Sources found relaying another's fixing of a currency (their figures identical on nearly every
+   *  date), by currency and source: the group's name. They count as one reading, as SAME_FIXING's
+   *  do (fixing.ts). */
+  relays: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
-/** A source without a track record for a currency: 0.3% for figures recorded from the feed, 1% for
+/** A source without a track record for a currency: 0.1% for figures recorded from the feed, 0.3% for
  *  hand-assembled (C) or library-fixture (F) provenance, whose rows have not been confirmed live. */
 export const PRIOR_ERROR: Record<NonNullable<SourceInfo['grade']> | 'none', number> = { A: 0.001, B: 0.001, C: 0.003, F: 0.003, none: 0.001 };
 /** A currency without enough consecutive fixings: 0.6% a day, a typical floating major. */
@@ -28,146 +39,265 @@ export const PRIOR_VOLATILITY = 0.006;
 const PRIOR_WEIGHT = 20;
 /** No source is more exact than this: two basis points, about the rounding of a 5-digit figure. */
 export const ERROR_FLOOR = 0.0002;
-/** A fixed currency still moves a little in USD between fixings (its anchor does): a floor. */
-const VOLATILITY_FLOOR = 0.0002;
+/** A fixed cross still moves a little between fixings: a floor. */
+const VOLATILITY_FLOOR = 0.0001;
 /** Median |x| of a normal variable is 0.6745 σ. */
-const MAD_TO_SD = 1.4826;
-/** A source's error is measured on days when at least three others publish the currency: the median
- *  of two is their mean, and one wrong figure among them (The Gambia's EUR in 2000) made every
- *  other source look as wrong as it was. */
-const MIN_VOICES = 4;
+export const MAD_TO_SD = 1.4826;
 /** Consecutive fixings further apart than this are not a day's move. */
 const MAX_GAP_DAYS = 7;
+/** Currencies a currency may be anchored to besides USD, each itself anchored to USD. */
+export const HUBS: readonly string[] = ['EUR'];
+/** A hub is chosen only on this many measured moves; below, USD. */
+const MIN_MOVES = 10;
+/** How many of a currency's voices every other is compared with (measureErrors). */
+const REFERENCES = 12;
+/** Sweeps of the joint error solution: it settles within a few. */
+const SWEEPS = 12;
 
 /** Days of figures before the first of a day's month from which a day's quality is measured:
  *  about forty business days, measured once a month. */
-export const QUALITY_DAYS = 60;
+export const QUALITY_DAYS = 45;
 
 /** The first day of the month, from which a day's blend takes its measured quality. */
 export const qualityAnchor = (day: string) => `${day.slice(0, 8)}01`;
 
 /** The quality a blend of `day` uses: measured from the figures of the QUALITY_DAYS before the first
- *  of its month (every figure dated in that window; `rows` may hold more). `memo` keeps one per month. */
-export function qualityFor(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, memo?: Map<string, Quality>): Quality {
+ *  of its month (every figure dated in that window; `rows` may hold more). `memo` keeps one per month;
+ *  with `snapshots`, `rows` must be sorted by date. */
+export function qualityFor(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, memo?: Map<string, Quality>, snapshots?: SnapshotMemo): Quality {
   const anchor = qualityAnchor(day);
   const kept = memo?.get(anchor);
   if (kept) return kept;
   const from = addDays(anchor, -QUALITY_DAYS);
-  const quality = measureQuality(sources, rows.filter((r) => r.date >= from && r.date < anchor), SAME_FIXING);
+  const window = snapshots
+    ? snapshots.between(rows, from, addDays(anchor, -1)).snapshots
+    : snapshotsOf(new Map(sources.map((s) => [s.code, s])), rows.filter((r) => r.date >= from && r.date < anchor)).snapshots;
+  const quality = measureQuality(sources, window, SAME_FIXING);
   memo?.set(anchor, quality);
   return quality;
 }
-
-export const errorKey = (source: string, currency: string) => `${source} ${currency}`;
 
 export function priorError(source: Pick<SourceInfo, 'grade'> | undefined): number {
   return PRIOR_ERROR[source?.grade ?? 'none'];
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
-/** The median of a sorted list with one occurrence of `value` left out. */
-function medianWithout(sorted: number[], value: number): number {
-  const at = sorted.indexOf(value);
-  const n = sorted.length - 1;
-  const nth = (k: number) => sorted[k < at ? k : k + 1]!;
-  return n % 2 === 1 ? nth(n >> 1) : (nth(n / 2 - 1) + nth(n / 2)) / 2;
-}
 
 /** Shrinks a measured standard deviation towards its prior by the number of measurements. */
 const shrink = (measured: number, n: number, prior: number) => Math.sqrt((n * measured ** 2 + PRIOR_WEIGHT * prior ** 2) / (n + PRIOR_WEIGHT));
 
-/** Every source's figures of every date in `rows`, rebased to USD inside the source (no bridging). */
-export function dailyContributions(sources: readonly SourceInfo[], rows: readonly Figure[]): Contribution[] {
-  const byKey = new Map<string, Figure[]>();
-  for (const r of rows) {
-    const key = `${r.source} ${r.date}`;
-    const list = byKey.get(key);
-    if (list) list.push(r);
-    else byKey.set(key, [r]);
+/** One voice's figure of a currency on one date: sources relaying one fixing speak as one (the first
+ *  of them in code order). */
+interface Point {
+  voice: string;
+  date: string;
+  hours: number;
+  /** ln(units per USD). */
+  log: number;
+  snapshot: Snapshot;
+}
+
+/** Every voice's figures, by currency, each voice's in date order. */
+function pointsOf(snapshots: readonly Snapshot[], sameFixing: Readonly<Record<string, string>>): Map<string, Point[]> {
+  const seen = new Set<string>();
+  const out = new Map<string, Point[]>();
+  for (const snapshot of [...snapshots].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0))) {
+    const voice = sameFixing[snapshot.source] ?? snapshot.source;
+    const key = `${voice} ${snapshot.date}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const [currency, f] of snapshot.figures) {
+      const point = { voice, date: snapshot.date, hours: f.hours, log: f.log, snapshot };
+      const list = out.get(currency);
+      if (list) list.push(point);
+      else out.set(currency, [point]);
+    }
   }
-  const info = new Map(sources.map((s) => [s.code, s]));
-  const out: Contribution[] = [];
-  for (const [key, list] of byKey) {
-    const source = info.get(key.slice(0, key.indexOf(' ')));
-    if (source) for (const c of rebase(source, list)) if (c.perUsd > 0 && Number.isFinite(c.perUsd)) out.push(c);
-  }
+  // By voice, then date: a voice relaying one fixing may appear under its members' codes.
+  for (const list of out.values()) list.sort((a, b) => (a.voice < b.voice ? -1 : a.voice > b.voice ? 1 : a.hours - b.hours));
   return out;
 }
 
-export function measureQuality(sources: readonly SourceInfo[], rows: readonly Figure[], sameFixing: Readonly<Record<string, string>> = {}): Quality {
-  const all = dailyContributions(sources, rows);
-  const byCurrency = new Map<string, Contribution[]>();
-  for (const c of all) {
-    const list = byCurrency.get(c.currency);
-    if (list) list.push(c);
-    else byCurrency.set(c.currency, [c]);
-  }
+/** ln(currency per anchor) of a point, or undefined where its snapshot has no anchor. */
+function crossOf(p: Point, anchor: string): number | undefined {
+  if (anchor === 'USD') return p.log;
+  const a = p.snapshot.figures.get(anchor);
+  return a ? p.log - a.log : undefined;
+}
+
+/** Quality measured from `snapshots` (those of unknown sources are ignored). */
+export function measureQuality(sources: readonly SourceInfo[], snapshots: readonly Snapshot[], sameFixing: Readonly<Record<string, string>> = {}): Quality {
+  const info = new Map(sources.map((s) => [s.code, s]));
+  const byCurrency = pointsOf(snapshots.filter((s) => info.has(s.source)), sameFixing);
   const volatility = new Map<string, number>();
-  const error = new Map<string, number>();
-  const grade = new Map(sources.map((s) => [s.code, s]));
-  for (const [currency, list] of byCurrency) {
-    const vol = measureVolatility(list);
-    volatility.set(currency, vol);
-    for (const [source, e] of measureErrors(list, vol, sameFixing)) error.set(errorKey(source, currency), shrink(e.sd, e.n, priorError(grade.get(source))));
+  const anchor = new Map<string, string>();
+  for (const [currency, points] of byCurrency) {
+    if (currency === 'USD') continue;
+    let best = { hub: 'USD', vol: measureVolatility(points, 'USD').vol };
+    if (!HUBS.includes(currency)) {
+      for (const hub of HUBS) {
+        const m = measureVolatility(points, hub);
+        if (m.moves >= MIN_MOVES && m.vol < best.vol) best = { hub, vol: m.vol };
+      }
+    }
+    volatility.set(currency, best.vol);
+    if (best.hub !== 'USD') anchor.set(currency, best.hub);
   }
-  return { error, volatility };
+  const errors = new Map<string, Map<string, number>>();
+  const members = new Map<string, string[]>();
+  for (const s of sources) {
+    const voice = sameFixing[s.code] ?? s.code;
+    members.set(voice, [...(members.get(voice) ?? []), s.code]);
+  }
+  const prior = (voice: string) => priorError(info.get(voice) ?? info.get(members.get(voice)?.[0] ?? ''));
+  const relays = new Map<string, Map<string, string>>();
+  for (const [currency, points] of byCurrency) {
+    if (currency === 'USD') continue;
+    const identical = new Map<string, { same: number; all: number }>();
+    const bySource = new Map<string, number>();
+    for (const [voice, e] of measureErrors(points, anchor.get(currency) ?? 'USD', volatility.get(currency)!, prior, identical)) {
+      for (const source of members.get(voice) ?? [voice]) bySource.set(source, e);
+    }
+    errors.set(currency, bySource);
+    const relayed = relaysOf(identical, members, sameFixing);
+    if (relayed.size > 0) relays.set(currency, relayed);
+  }
+  return { errors, volatility, anchor, relays };
 }
 
-/** A currency's volatility from its sources' consecutive fixings (each source against itself). */
-export function measureVolatility(list: Contribution[]): number {
-  const bySource = new Map<string, Contribution[]>();
-  for (const c of list) {
-    const l = bySource.get(c.source);
-    if (l) l.push(c);
-    else bySource.set(c.source, [c]);
+/** A figure equal to another's to a tenth of a basis point is the same figure. */
+export const SAME_FIGURE = 1e-5;
+/** Two voices whose figures are the same on this share of the dates both publish relay one fixing… */
+const RELAY_SHARE = 0.8;
+/** …measured on at least this many figures. */
+const RELAY_FIGURES = 20;
+
+/** Groups of voices relaying one fixing, from how often their figures are identical. */
+function relaysOf(identical: ReadonlyMap<string, { same: number; all: number }>, members: ReadonlyMap<string, string[]>, sameFixing: Readonly<Record<string, string>>): Map<string, string> {
+  const parent = new Map<string, string>();
+  const root = (v: string): string => {
+    let r = v;
+    while (parent.has(r)) r = parent.get(r)!;
+    return r;
+  };
+  for (const [pair, { same, all }] of identical) {
+    if (all < RELAY_FIGURES || same < RELAY_SHARE * all) continue;
+    const [a, b] = pair.split('\t').map(root);
+    // The named group (SAME_FIXING's) or the first code names it.
+    if (a !== b) (Object.values(sameFixing).includes(b!) || (!Object.values(sameFixing).includes(a!) && b! < a!) ? parent.set(a!, b!) : parent.set(b!, a!));
   }
+  // Every member of a group, its root too, maps to the group's name.
+  const out = new Map<string, string>();
+  for (const voice of [...parent.keys(), ...parent.values()]) for (const source of members.get(voice) ?? [voice]) out.set(source, root(voice));
+  return out;
+}
+
+/** A cross's volatility from every voice's consecutive fixings of it (each voice against itself). */
+function measureVolatility(points: readonly Point[], anchor: string): { vol: number; moves: number } {
   const moves: number[] = [];
-  for (const l of bySource.values()) {
-    l.sort((a, b) => (a.moment < b.moment ? -1 : 1));
-    for (let i = 1; i < l.length; i++) {
-      const days = tradingHoursApart(l[i - 1]!.moment, l[i]!.moment) / 24;
-      if (days < 0.5 || days > MAX_GAP_DAYS) continue;
-      moves.push(Math.abs(Math.log(l[i]!.perUsd / l[i - 1]!.perUsd)) / Math.sqrt(days));
+  let prev: { voice: string; y: number; hours: number } | undefined;
+  for (const p of points) {
+    const y = crossOf(p, anchor);
+    if (y === undefined) continue;
+    if (prev?.voice === p.voice) {
+      const days = (p.hours - prev.hours) / 24;
+      if (days >= 0.5 && days <= MAX_GAP_DAYS) moves.push(Math.abs(y - prev.y) / Math.sqrt(days));
     }
+    prev = { voice: p.voice, y, hours: p.hours };
   }
-  if (moves.length === 0) return PRIOR_VOLATILITY;
-  return Math.max(VOLATILITY_FLOOR, shrink(MAD_TO_SD * median(moves), moves.length, PRIOR_VOLATILITY));
+  if (moves.length === 0) return { vol: PRIOR_VOLATILITY, moves: 0 };
+  return { vol: Math.max(VOLATILITY_FLOOR, shrink(MAD_TO_SD * median(moves), moves.length, PRIOR_VOLATILITY)), moves: moves.length };
 }
 
-/** Per source: the robust spread of its figure around the other sources' median of the same date. */
-function measureErrors(list: Contribution[], vol: number, sameFixing: Readonly<Record<string, string>>): Map<string, { sd: number; n: number }> {
-  const byDate = new Map<string, Contribution[]>();
-  for (const c of list) {
-    const l = byDate.get(c.date);
-    if (l) l.push(c);
-    else byDate.set(c.date, [c]);
+/**
+ * Each voice's error for a cross: for every two voices, the robust spread of their differences on the
+ * dates both published, less the market's move between their fixing moments, is the sum of their two
+ * variances; the variances that best fit all those sums at once are each voice's (least squares
+ * weighted by how well each sum is known, n / V²: a sum with a wild voice in it says little about the
+ * other, and does not spill onto it). The market's move is the volatility over the mean hours between
+ * their fixings (fixing hours rarely change). The spread is taken around zero, not around the median
+ * difference: a source that sits steadily off the others is off, not precise. A voice's error then
+ * shrinks towards its prior by the number of dates it was compared on.
+ */
+function measureErrors(points: readonly Point[], anchor: string, vol: number, prior: (voice: string) => number, identical: Map<string, { same: number; all: number }>): Map<string, number> {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const byDate = new Map<string, { voice: number; y: number; hours: number }[]>();
+  for (const p of points) {
+    const y = crossOf(p, anchor);
+    if (y === undefined) continue;
+    let voice = index.get(p.voice);
+    if (voice === undefined) index.set(p.voice, (voice = names.push(p.voice) - 1));
+    const entry = { voice, y, hours: p.hours };
+    const day = byDate.get(p.date);
+    if (day) day.push(entry);
+    else byDate.set(p.date, [entry]);
   }
-  const residuals = new Map<string, { r: number[]; market: number[] }>();
+  const n = names.length;
+  if (n < 2) return new Map();
+  // Every voice is compared with the REFERENCES voices that published the currency most often (and
+  // those with each other): enough to solve for all, where every pair of eighty grows as 80².
+  const dates = new Int32Array(n);
+  for (const day of byDate.values()) for (const e of day) dates[e.voice] = dates[e.voice]! + 1;
+  const reference = new Uint8Array(n);
+  for (const v of [...names.keys()].sort((a, b) => dates[b]! - dates[a]!).slice(0, REFERENCES)) reference[v] = 1;
+  const diffs: (number[] | undefined)[] = new Array(n * n);
+  const gaps: (number[] | undefined)[] = new Array(n * n);
+  const compared = new Int32Array(n);
   for (const day of byDate.values()) {
-    // Sources relaying one fixing are one voice (the first of the group stands for it); each member
-    // is measured against the other voices.
-    const voice = new Map<string, Contribution>();
-    for (const c of day) if (!voice.has(sameFixing[c.source] ?? c.source)) voice.set(sameFixing[c.source] ?? c.source, c);
-    if (voice.size < MIN_VOICES) continue;
-    const sorted = [...voice.values()].map((c) => Math.log(c.perUsd)).sort((a, b) => a - b);
-    const typical = median([...voice.values()].map((c) => tradingHoursAt(c.moment)));
-    for (const c of day) {
-      const own = voice.get(sameFixing[c.source] ?? c.source)!;
-      const entry = residuals.get(c.source) ?? { r: [], market: [] };
-      entry.r.push(Math.abs(Math.log(c.perUsd) - medianWithout(sorted, Math.log(own.perUsd))));
-      entry.market.push(vol ** 2 * (Math.abs(tradingHoursAt(c.moment) - typical) / 24));
-      residuals.set(c.source, entry);
+    if (day.length < 2) continue;
+    for (const e of day) compared[e.voice] = compared[e.voice]! + 1;
+    for (let i = 0; i < day.length; i++) {
+      for (let j = i + 1; j < day.length; j++) {
+        if (!reference[day[i]!.voice] && !reference[day[j]!.voice]) continue;
+        const [a, b] = day[i]!.voice < day[j]!.voice ? [day[i]!, day[j]!] : [day[j]!, day[i]!];
+        const k = a.voice * n + b.voice;
+        (diffs[k] ??= []).push(Math.abs(a.y - b.y));
+        (gaps[k] ??= []).push(Math.abs(a.hours - b.hours));
+      }
     }
   }
-  const out = new Map<string, { sd: number; n: number }>();
-  for (const [source, { r, market }] of residuals) {
-    const spread = (MAD_TO_SD * median(r)) ** 2 - median(market);
-    out.set(source, { sd: Math.sqrt(Math.max(ERROR_FLOOR ** 2, spread)), n: r.length });
+  const q = vol ** 2 / 24;
+  const floor2 = ERROR_FLOOR ** 2;
+  // Every pair's sum, each seen from both its voices (flat, for the sweeps below).
+  const other: number[] = [];
+  const weight: number[] = [];
+  const sum: number[] = [];
+  const of: number[][] = names.map(() => []);
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const d = diffs[a * n + b];
+      if (!d) continue;
+      let same = 0;
+      for (const x of d) if (x < SAME_FIGURE) same++;
+      if (same > 0) identical.set(`${names[a]}\t${names[b]}`, { same, all: d.length });
+      const gap = gaps[a * n + b]!.reduce((s, g) => s + g, 0) / d.length;
+      const v = Math.max(0, (MAD_TO_SD * median(d)) ** 2 - q * gap);
+      const w = d.length / (v + 2 * floor2) ** 2;
+      of[a]!.push(other.length);
+      other.push(b), weight.push(w), sum.push(v);
+      of[b]!.push(other.length);
+      other.push(a), weight.push(w), sum.push(v);
+    }
   }
+  const variance = Float64Array.from(names, (name) => prior(name) ** 2);
+  for (let sweep = 0; sweep < SWEEPS; sweep++) {
+    for (let a = 0; a < n; a++) {
+      const list = of[a]!;
+      if (list.length === 0) continue;
+      let num = 0;
+      let den = 0;
+      for (const k of list) {
+        num += weight[k]! * (sum[k]! - variance[other[k]!]!);
+        den += weight[k]!;
+      }
+      variance[a] = Math.max(floor2, num / den);
+    }
+  }
+  // A voice never compared with another has no measure: its prior stands (blend.ts).
+  const out = new Map<string, number>();
+  names.forEach((name, a) => {
+    if (of[a]!.length > 0) out.set(name, shrink(Math.sqrt(variance[a]!), compared[a]!, prior(name)));
+  });
   return out;
 }

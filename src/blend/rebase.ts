@@ -2,8 +2,7 @@
 // figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
 // bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
-import { addDays } from '../time/days.js';
-import { fixingTime } from './fixing.js';
+import { fixingTime, publishedOn } from './fixing.js';
 import type { Cadence } from '../sources/types.js';
 import type { Figure, SourceInfo } from './inputs.js';
 
@@ -29,8 +28,8 @@ export interface Contribution {
 
 /** When the bank published a figure dated `date` (D7): its date, shifted by the source's day offset,
  *  at its publication time. */
-export function bankUpdate(source: Pick<SourceInfo, 'publishedAtUtc' | 'publishedDayOffset'>, date: string): string {
-  return `${source.publishedDayOffset ? addDays(date, source.publishedDayOffset) : date} ${source.publishedAtUtc}`;
+export function bankUpdate(source: Pick<SourceInfo, 'publishedAtUtc' | 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string): string {
+  return `${publishedOn(source, date)} ${source.publishedAtUtc}`;
 }
 
 /** Units of `row.quote` per 1 unit of the source's base currency. */

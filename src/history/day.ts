@@ -1,9 +1,10 @@
 // One day of history, pure (D14): the blend of every figure whose bank_update falls on or before the
 // day, within the blend's lookback, kept only where fresh on that day (D10 measured from it). Both
 // materialising and the parity test call this, so stored and fresh answers come from one code path.
-import type { BlendedRate } from '../blend/blend.js';
+import { blendSnapshots, tradingDay, withPegs, type BlendedRate } from '../blend/blend.js';
+import { publishedOn } from '../blend/fixing.js';
 import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
-import { publishedBy, witnessedBlend, witnessRows } from '../blend/witness.js';
+import { lowerBound, SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
@@ -29,37 +30,118 @@ const HISTORIC_UNTIL = new Map(HISTORIC_CURRENCIES.map((c) => [c.code, c.until])
 export const quotedOn = (day: string) => (code: string): boolean => isActiveCurrency(code) || (HISTORIC_UNTIL.get(code) ?? '') >= day;
 
 /** The observation dates a day's blend may read: its measured quality's window, then its own. */
-export const inputWindow = (day: string) => ({ from: addDays(qualityAnchor(day), -QUALITY_DAYS), to: addDays(day, AHEAD_DAYS) });
+export function inputWindow(day: string): { from: string; to: string } {
+  // A day the market is shut is its trading day's blend, which that day's quality and figures make.
+  const asOf = tradingDay(day);
+  return { from: addDays(qualityAnchor(asOf), -QUALITY_DAYS), to: addDays(asOf, AHEAD_DAYS) };
+}
 
-/** The days whose blend a change to figures dated `first..last` can alter: those that blend them,
- *  the next (witnessed by them), and the months whose quality they measure. */
+/** The days whose blend a change to figures dated `first..last` can alter: those that blend them
+ *  (a figure is read for LOOKBACK_DAYS after its date), and the months whose quality they measure. */
 export const affectedDays = (first: string, last: string) => ({ from: addDays(first, -AHEAD_DAYS), to: addDays(qualityAnchor(addDays(last, QUALITY_DAYS + 31)), -1) });
 
-/** Measured quality by month anchor: one materialising run measures each month once. */
-export type QualityMemo = Map<string, Quality>;
+/** The moment a past day's blend stands for (D18): 4 pm in London, the daily benchmark fix (WM/Reuters)
+ *  that index providers and accounts value currencies at; 15:00 UTC while Britain keeps summer time
+ *  (the EU's rule: from the last Sunday of March to the last Sunday of October). */
+export function dayMoment(day: string): string {
+  const year = Number(day.slice(0, 4));
+  const lastSunday = (month: number) => {
+    const last = new Date(Date.UTC(year, month + 1, 0));
+    return new Date(Date.UTC(year, month, last.getUTCDate() - last.getUTCDay())).toISOString().slice(0, 10);
+  };
+  const summer = day >= lastSunday(2) && day < lastSunday(9);
+  return `${day} ${summer ? '15' : '16'}:00:00`;
+}
 
-/**
- * The blend of `day` from `rows` (any rows; those outside the day's window are ignored). History
- * blends every source, discontinued ones too: Banco de Portugal's 1987–1998 figures are history.
- */
-export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, memo?: QualityMemo): DayRates {
+/** What one run of day blends keeps between days: each month's measured quality, each date's
+ *  snapshots. For the `sources` it was made with; the rows given with it must be sorted by date. */
+export class DayMemo {
+  readonly quality = new Map<string, Quality>();
+  /** Months measured by earlier runs, kept by the figures they were measured from (History's). */
+  readonly months: Map<string, { key: string; quality: Quality }> | undefined;
+  readonly snapshots: SnapshotMemo;
+  /** History blends every source, discontinued ones too: Banco de Portugal's 1987–1998 figures are history. */
+  readonly sources: readonly SourceInfo[];
+  readonly byCode: ReadonlyMap<string, SourceInfo>;
+  /** The last trading day's blend, which the closed days after it answer. */
+  kept: { asOf: string; contributions: boolean; blended: Map<string, BlendedRate> } | undefined;
+
+  constructor(sources: readonly SourceInfo[], months?: Map<string, { key: string; quality: Quality }>) {
+    this.months = months;
+    this.sources = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
+    this.byCode = new Map(this.sources.map((s) => [s.code, s]));
+    this.snapshots = new SnapshotMemo(this.byCode);
+  }
+}
+
+/** How many months' quality History keeps between runs. */
+const KEPT_MONTHS = 12;
+
+/** A day's measured quality: this run's of its month, an earlier run's measured from the same figures
+ *  (as many, none stored later: a revision or a backfill is stored later), or measured now. */
+function qualityOf(memo: DayMemo, rows: readonly ObservationRow[], day: string): Quality {
+  const anchor = qualityAnchor(day);
+  const kept = memo.quality.get(anchor);
+  if (kept) return kept;
+  // A run goes forward in time: the months before the previous one are done with.
+  for (const old of [...memo.quality.keys()].sort().slice(0, -1)) memo.quality.delete(old);
+  if (!memo.months) return qualityFor(memo.sources, rows, day, memo.quality, memo.snapshots);
+  let count = 0;
+  let stored = '';
+  const end = lowerBound(rows, anchor);
+  for (let i = lowerBound(rows, addDays(anchor, -QUALITY_DAYS)); i < end; i++) {
+    count++;
+    if (rows[i]!.storedAt > stored) stored = rows[i]!.storedAt;
+  }
+  const key = `${count} ${stored}`;
+  const earlier = memo.months.get(anchor);
+  if (earlier?.key === key) {
+    memo.quality.set(anchor, earlier.quality);
+    return earlier.quality;
+  }
+  const quality = qualityFor(memo.sources, rows, day, memo.quality, memo.snapshots);
+  memo.months.set(anchor, { key, quality });
+  // The newest months only: a daily ingest touches them; the whole history would hold ~100 MB.
+  for (const old of [...memo.months.keys()].sort().slice(0, -KEPT_MONTHS)) memo.months.delete(old);
+  return quality;
+}
+
+/** The figures published (bank_update) by the end of `day`: those dated up to it, and those dated
+ *  after it that their source publishes the day before (its day offset, D7). */
+function publishedBy(sources: ReadonlyMap<string, SourceInfo>, of: Snapshots, day: string): Snapshots {
+  const published = (source: string, date: string) => date <= day || publishedOn(sources.get(source)!, date) <= day;
+  return { snapshots: of.snapshots.filter((s) => published(s.source, s.date)), orphans: of.orphans.filter((r) => published(r.source, r.date)) };
+}
+
+/** The blend of `day` from `rows`, sorted by date (any rows; those outside the day's window are ignored). */
+export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, memo?: DayMemo): DayRates {
   const out: DayRates = new Map();
   for (const [code, b] of blendOfDay(sources, rows, day, graceDays, { memo, contributions: false })) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
   return out;
 }
 
 /** The blend of `day` as blendDay computes it, each currency with its contributions unless told
- *  otherwise (provenance of a past day), in code order; only the currencies fresh on the day. */
-export function blendOfDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, opts: { memo?: QualityMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
-  const all = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
-  const quality = qualityFor(all, rows, day, opts.memo);
-  const from = addDays(day, -LOOKBACK_DAYS);
-  const blendOpts = { referenceDay: day, graceDays, quotes: quotedOn(day), contributions: opts.contributions !== false, quality };
-  const blended = witnessedBlend(all, publishedBy(all, rows, day).filter((r) => r.date >= from), witnessRows(all, rows, day), blendOpts);
+ *  otherwise (provenance of a past day), in code order; only the currencies fresh on the day. A day
+ *  the market is shut (a weekend, Christmas Day, New Year's Day) answers the last trading day's
+ *  blend (D14: the last figures before it), so a few holiday publishers never move it. */
+export function blendOfDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, opts: { memo?: DayMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
+  const memo = opts.memo ?? new DayMemo(sources);
+  const asOf = tradingDay(day);
+  const contributions = opts.contributions !== false;
+  let blended = memo.kept?.asOf === asOf && memo.kept.contributions === contributions ? memo.kept.blended : undefined;
+  if (!blended) {
+    const quality = qualityOf(memo, rows, asOf);
+    const window = publishedBy(memo.byCode, memo.snapshots.between(rows, addDays(asOf, -LOOKBACK_DAYS), addDays(asOf, AHEAD_DAYS)), asOf);
+    blended = blendSnapshots(memo.sources, window, { referenceDay: asOf, referenceMoment: dayMoment(asOf), graceDays, quotes: quotedOn(asOf), contributions, quality, pegs: false });
+    memo.kept = { asOf, contributions, blended };
+  }
+  // The pegs of the day itself: a closed day may be a peg's first (the drachma's on 2001-01-01).
+  const quoted = quotedOn(day);
+  blended = withPegs(blended, day, quoted);
   const out = new Map<string, BlendedRate>();
   for (const code of [...blended.keys()].sort()) {
     const b = blended.get(code)!;
-    if (b.freshUntil >= day) out.set(code, b);
+    if (b.freshUntil >= day && quoted(code)) out.set(code, b);
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { RatesTable } from '../rates/table.js';
 import type { HistoryMark, Store } from '../store/store.js';
 import { HistoryColumns } from './columns.js';
 import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates } from './day.js';
-import { catchUp, type CatchUp, type DaySink } from './materialise.js';
+import { catchUp, type QualityMonths, type CatchUp, type DaySink } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
 /** Days past the materialised ones a range may compute on the spot (a day boundary, a slow ingester). */
@@ -33,6 +33,8 @@ export class History {
   /** Days touched by snapshots that are not materialised yet. */
   private pending: DayRange[] = [];
   private readonly tables = new Map<string, RatesTable>();
+  /** The newest months' measured quality, kept for the next materialising run (day.ts). */
+  private readonly months: QualityMonths = new Map();
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
   /** Grows whenever a stored day changes: range answers cached elsewhere are keyed by it. */
@@ -69,7 +71,7 @@ export class History {
   /** The ingester's part: materialises the days the new data and the calendar touch. */
   materialise(today: string): Promise<CatchUp> {
     return this.serial(async () => {
-      const done = await catchUp(this.store, this.sources, this.graceDays, today, this.loaded ? this.columns : NO_COLUMNS, () => this.stopped);
+      const done = await catchUp(this.store, this.sources, this.graceDays, today, this.loaded ? this.columns : NO_COLUMNS, () => this.stopped, this.months);
       this.mark = done.mark;
       this.changed();
       await this.findPending();

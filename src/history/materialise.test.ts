@@ -2,6 +2,7 @@
 // for a few days' blends, not for a whole chunk (92 days: ~175 ms on a slow VM).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isMarketClosed } from '../blend/blend.js';
 import { SOURCES } from '../sources/index.js';
 import { openSqlite } from '../store/open.js';
 import { addDays } from '../time/days.js';
@@ -31,10 +32,12 @@ test('materialiseRange computes and stores every day, with a turn of the event l
   assert.equal(count, 40);
   const gaps = turns.map((n, i) => n - (turns[i - 1] ?? 0));
   assert.ok(turns.length >= 40 / YIELD_DAYS && Math.max(...gaps) <= YIELD_DAYS, `days between turns: ${gaps.join(' ')}`);
-  // Each day blends its own ECB figure (EUR per USD is the inverse of that day's rate), and every
-  // day was stored.
-  assert.deepEqual(usd.slice(0, 3), ['0.909090909090909', '0.908265213442325', '0.907441016333938']);
-  assert.ok(usd.every((perUsd, i) => Math.abs(Number(perUsd) * Number(rows[i]!.rate) - 1) < 1e-12));
+  // Each trading day blends its own ECB figure (EUR per USD is the inverse of that day's rate); a day
+  // the market is shut (New Year's Day, a weekend) answers the last trading day's, none before the
+  // first; and every day was stored.
+  assert.deepEqual(usd.slice(0, 4), ['undefined', '0.908265213442325', '0.908265213442325', '0.908265213442325']);
+  const trading = (i: number): number => (isMarketClosed(days[i]!) ? trading(i - 1) : i);
+  assert.ok(usd.slice(1).every((perUsd, i) => Math.abs(Number(perUsd) * Number(rows[trading(i + 1)]!.rate) - 1) < 1e-12));
   const stored = await store.historyDays(first, days.at(-1)!);
   assert.deepEqual(stored.map((d) => d.day), days);
   await store.close();

@@ -4,8 +4,9 @@
 // at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
+import type { Quality } from '../blend/quality.js';
 import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
-import { blendDay, encodeDay, inputWindow, type DayRates, type QualityMemo } from './day.js';
+import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
 /** Days computed per write (one transaction each). */
@@ -42,8 +43,10 @@ class RowWindow {
     return text;
   }
 
-  /** The rows dated `from..to`; `from` never decreases between calls. */
-  async between(from: string, to: string): Promise<ObservationRow[]> {
+  /** Rows sorted by date holding every row dated `from..to` (and perhaps some either side, which the
+   *  day blend never reads: it finds its dates by binary search); `from` never decreases between
+   *  calls. Not a copy: a day's window overlaps the last day's nearly whole. */
+  async between(from: string, to: string): Promise<readonly ObservationRow[]> {
     while (this.readTo < to) {
       const start = this.readTo < from ? from : addDays(this.readTo, 1);
       const end = addDays(start, READ_DAYS - 1) < to ? to : addDays(start, READ_DAYS - 1);
@@ -53,9 +56,7 @@ class RowWindow {
       this.readTo = end;
     }
     while (this.lo < this.rows.length && this.rows[this.lo]!.date < from) this.lo++;
-    let hi = this.lo;
-    while (hi < this.rows.length && this.rows[hi]!.date <= to) hi++;
-    return this.rows.slice(this.lo, hi);
+    return this.rows;
   }
 }
 
@@ -63,17 +64,17 @@ class RowWindow {
 export class Stopped extends Error {}
 
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
-export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false): Promise<number> {
+export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityMonths): Promise<number> {
   let count = 0;
   const rows = new RowWindow(store, inputWindow(range.from).from);
-  const quality: QualityMemo = new Map();
+  const memo = new DayMemo(sources, months);
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
     if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
     const days: HistoryDay[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) {
       const w = inputWindow(day);
-      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays, quality);
+      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays, memo);
       days.push({ day, rates: encodeDay(rates) });
       onDay(day, rates);
       // SQLite answers synchronously: without a turn of the event loop a long run would hold it.
@@ -96,7 +97,10 @@ export interface DaySink {
 }
 
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean): Promise<CatchUp> {
+/** Each month's measured quality, kept between runs by the figures it was measured from (day.ts). */
+export type QualityMonths = Map<string, { key: string; quality: Quality }>;
+
+export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityMonths): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
   const span = await store.snapshotsAfter(mark.snapshotId);
@@ -108,7 +112,7 @@ export async function catchUp(store: Store, sources: readonly SourceInfo[], grac
   let days = 0;
   for (const range of ranges) {
     sink.reserve(range.from, range.to);
-    days += await materialiseRange(store, sources, graceDays, range, (day, rates) => sink.set(day, rates), stopped);
+    days += await materialiseRange(store, sources, graceDays, range, (day, rates) => sink.set(day, rates), stopped, months);
   }
   const lastDay = mark.lastDay !== null && mark.lastDay > today ? mark.lastDay : today;
   const next = { snapshotId: span?.lastId ?? mark.snapshotId, firstDay: first, lastDay };

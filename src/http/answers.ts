@@ -53,7 +53,7 @@ export function rateAnswer(rates: RatesTable, today: string, rawBase: string, ra
   return pairAnswer(rates, today, base, target, amountOf(rawAmount, 'invalid_parameter'));
 }
 
-/** `/v1/{base}/{date}[?amount=]` (D14): the blended rates as they stood at the end of the day. */
+/** `/v1/{base}/{date}[?amount=]` (D14): the blended rates of that day (4 pm in London, D18). */
 export async function dayAnswer(history: History, today: string, rawBase: string, rawDate: string, rawAmount: string | undefined): Promise<Answer> {
   const base = historyCurrency('base_currency', rawBase);
   const day = dayParam('date', rawDate, today);

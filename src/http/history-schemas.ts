@@ -17,7 +17,7 @@ export const DayRates = envelope(
     ]),
   },
   { code: 200, message: 'success', base: 'EUR', date: '2008-09-15', rates: { EUR: 1, GBP: 0.7957, JPY: 149.2, USD: 1.4276 } },
-  'The blended rates as they stood at the end of the day (D14)',
+  'The blended rates of the day: 4 pm in London, from the figures published by its end (D14, D18)',
 );
 
 const byDay = Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: 'keyed by day (`YYYY-MM-DD`; with `group`, the period\'s first day), then by currency' });

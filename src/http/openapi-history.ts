@@ -35,7 +35,7 @@ export const HISTORY_DOCS = {
   'GET /v1/:base_currency/:date(^.*\\d.*$)': {
     summary: 'Rates on a past day', tag: 'rates' as const, ok: DayRates, keyed: true, cached: true, errors: [404, 422],
     fields: { base_currency: BASE, date: DATE, amount: AMOUNT },
-    description: 'The blended rates as they stood at the end of the day: every figure whose bank_update falls on or before it, with freshness (D10) measured from it. '
+    description: 'The blended rates of the day: the market at 4 pm in London from every figure whose bank_update falls on or before it, with freshness (D10) measured from it. '
       + 'A weekend or holiday answers the last figures before it; 404 `no_fresh_rate` when the base had no fresh rate then; 422 for a malformed or future date. Plan endpoint `history`.',
   },
   'GET /v1/timeseries/:base_currency': {

@@ -49,7 +49,7 @@ const RATE_LIMIT_HEADERS = {
 const CODE = 'three-letter ISO 4217 code, any case';
 const AMOUNT = { description: 'positive decimal up to 1e15 (`12.50`, `1e3`); default 1 (D5)', example: '100' };
 /** D14: `date` on the rate, bank and convert endpoints. */
-const DATE = { description: 'optional UTC day `YYYY-MM-DD`, not after today: the answer as of the end of that day (D14)', example: '2010-04-21' };
+const DATE = { description: 'optional UTC day `YYYY-MM-DD`, not after today: the answer of that day (D14: 4 pm in London, from the figures published by its end)', example: '2010-04-21' };
 const pair = { base_currency: { description: CODE, example: 'EUR' }, target_currency: { description: CODE, example: 'USD' }, amount: AMOUNT, date: DATE };
 const text = (type: string) => ({ content: { [type]: { schema: Type.String() } } });
 
@@ -66,7 +66,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/rate/:base_currency/:target_currency/sources': {
     summary: 'Provenance of a blended rate (extension)', tag: 'rates', ok: Provenance, keyed: true, cached: true, errors: [404, 422], fields: pair,
-    description: 'Each leg\'s contributing banks with their published figure, date, weight, measured error and any exclusion (`stale`, `outlier`, `jump`, `superseded`, `peg`); with `date`, the pair as it stood at the end of that day (D14). Costs what `/v1/rate` costs.',
+    description: 'Each leg\'s contributing banks with their published figure, date, weight, measured error and any exclusion (`stale`, `outlier`, `jump`, `superseded`, `later`, `peg`), each leg\'s anchor and the share of the figures of the days before; with `date`, the pair as it stood on that day (D14: 4 pm in London, from the figures published by its end). Costs what `/v1/rate` costs.',
   },
   'POST /v1/rates/convert': {
     summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 404, 413, 415, 422],

@@ -94,7 +94,7 @@ const BankFull = Type.Object(
     status: Type.Union([Type.Literal('current'), Type.Literal('stale'), Type.Literal('discontinued')], { description: '`current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher' }),
     discontinued: Type.Union([Day, Type.Null()], { description: 'last day a discontinued publisher published' }),
     measured_error: Type.Union([Type.Object({ median: Type.Number({ minimum: 0 }), currencies: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), Type.Null()], {
-      description: 'how well its figures track the other sources\' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the sixty days before this month; null where none is measured and its grade\'s prior applies',
+      description: 'how well its figures track the other sources\' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the 45 days before this month; null where none is measured and its grade\'s prior applies',
     }),
   },
   { additionalProperties: false },
@@ -121,6 +121,8 @@ const Leg = Type.Object(
     currency: Currency,
     method: Type.Union([Type.Literal('blend'), Type.Literal('peg'), Type.Literal('pivot')]),
     per_usd: Rate,
+    anchor: Type.Union([Currency, Type.Null()], { description: "The currency this one was blended against, when not USD: the one it moves least against, measured (docs/blending.md). Each source's figure counts as its cross to it, taken inside the source's own table." }),
+    earlier: Type.Number({ minimum: 0, maximum: 1, description: "The share of the estimate held by the sources' figures older than those listed (each source's newest figure is listed; its earlier ones, of the witness's days, count only where it has no newer one)." }),
     peg: Type.Optional(Type.Object({ anchor: Currency, rate: Rate, authority: Type.String() }, { additionalProperties: false })),
     sources: Type.Array(
       Type.Object(
@@ -128,7 +130,7 @@ const Leg = Type.Object(
           bank_code: Type.String(), published: Rate, direction: Type.Union([Type.Literal('direct'), Type.Literal('indirect')]), date: Type.String(),
           bank_update: Stamp, per_usd: Rate, weight: Type.Number({ minimum: 0, maximum: 1 }),
           error: Type.Number({ minimum: 0, description: "The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record." }),
-          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('peg')])), bridge: Nullable(Currency),
+          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('later'), Type.Literal('peg')])), bridge: Nullable(Currency),
         },
         { additionalProperties: false },
       ),
@@ -137,12 +139,12 @@ const Leg = Type.Object(
   { additionalProperties: false },
 );
 export const Provenance = envelope(
-  { base: Currency, target: Currency, date: Type.Optional(Type.String({ description: 'The day asked for with `date` (D14): the pair as it stood at its end.' })), rate: Rate, last_update: Stamp, fresh: Type.Boolean(), legs: Type.Array(Leg, { minItems: 2, maxItems: 2 }) },
+  { base: Currency, target: Currency, date: Type.Optional(Type.String({ description: 'The day asked for with `date` (D14): the pair as it stood that day, at 4 pm in London, from the figures published by its end (D18).' })), rate: Rate, last_update: Stamp, fresh: Type.Boolean(), legs: Type.Array(Leg, { minItems: 2, maxItems: 2 }) },
   {
     code: 200, message: 'success', base: 'EUR', target: 'USD', rate: 1.1703, last_update: '2026-04-13 14:15:00', fresh: true,
     legs: [
-      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, error: 0.0002, excluded: null, bridge: null }] },
-      { currency: 'USD', method: 'pivot', per_usd: 1, sources: [] },
+      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, anchor: null, earlier: 0, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, error: 0.0002, excluded: null, bridge: null }] },
+      { currency: 'USD', method: 'pivot', per_usd: 1, anchor: null, earlier: 0, sources: [] },
     ],
   },
   'Where a blended rate comes from: each leg\'s contributing banks',

@@ -60,7 +60,7 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'rate_on_date', title: 'Exchange rates on a past day',
-    description: `The blended exchange rates against a base currency as they stood at the end of a past UTC day (a weekend or holiday gives the last figures before it). Costs 1 API point. ${NUMBERS}`,
+    description: `The blended exchange rates against a base currency on a past UTC day, at 4 pm in London from the figures published by its end (a weekend, Christmas Day or New Year's Day gives the last trading day's). Costs 1 API point. ${NUMBERS}`,
     input: { base: code(), date: day('the day'), symbols: symbols().optional(), amount: amount().optional() },
     narrow: 'pass `symbols`',
     run: async (kurs, a) => {

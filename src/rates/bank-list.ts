@@ -40,7 +40,7 @@ export type BankListing = {
 
 /** A source's measured errors, summarised: their median over the currencies measured. */
 export function errorSummary(quality: Quality | undefined, code: string): BankListing['measured_error'] {
-  const errors = [...(quality?.error ?? [])].filter(([key]) => key.startsWith(`${code} `)).map(([, e]) => e).sort((a, b) => a - b);
+  const errors = [...(quality?.errors.values() ?? [])].flatMap((bySource) => bySource.get(code) ?? []).sort((a, b) => a - b);
   if (errors.length === 0) return null;
   const mid = errors.length >> 1;
   const median = errors.length % 2 === 1 ? errors[mid]! : (errors[mid - 1]! + errors[mid]!) / 2;

@@ -1,7 +1,7 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
 import { QUALITY_DAYS, type Quality } from '../blend/quality.js';
-import { witnessedBlend, witnessRows } from '../blend/witness.js';
+import { blend } from '../blend/blend.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
 import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
@@ -53,7 +53,7 @@ export class Market {
     for (const r of read) if (r.date > (newest.get(r.source) ?? '')) newest.set(r.source, r.date);
     const from = new Map([...newest].map(([source, date]) => [source, addDays(date, -LOOKBACK_DAYS)]));
     const rows = read.filter((r) => r.date >= from.get(r.source)!);
-    const rates = new RatesTable(witnessedBlend([...this.sources], rows, witnessRows(this.sources, rows, today), opts));
+    const rates = new RatesTable(blend(this.sources, rows, opts));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
       const own = rows.filter((r) => r.source === source.code);

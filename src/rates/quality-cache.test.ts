@@ -13,6 +13,6 @@ test('the quality cache keeps a month\'s measure while its window\'s figures sta
   assert.equal(cache.of(sources, rows('2026-03-07T00:00:00Z'), '2026-04-20'), first, 'same anchor, same figures: kept');
   const revised = cache.of(sources, rows('2026-04-15T00:00:00Z', 0.02), '2026-04-20');
   assert.notEqual(revised, first);
-  assert.ok(revised.error.get('DDDD SEK')! > first.error.get('DDDD SEK')!, 'the revised, noisier figures measure a larger error');
+  assert.ok(revised.errors.get('SEK')!.get('DDDD')! > first.errors.get('SEK')!.get('DDDD')!, 'the revised, noisier figures measure a larger error');
   assert.notEqual(cache.of(sources, rows('2026-04-15T00:00:00Z', 0.02), '2026-05-02'), revised, 'a new month measures again');
 });

@@ -1,5 +1,5 @@
 // The measured quality of the current month (blend/quality.ts), kept between rebuilds: it is measured
-// from the figures of the sixty days before the first of the month, which new data rarely touches,
+// from the figures of the 45 days before the first of the month, which new data rarely touches,
 // and measuring it costs ten times a blend. Kept while the window's figures are the same ones: same
 // anchor, as many figures, none stored later (a revision or a backfill there is stored later).
 import type { Figure, SourceInfo } from '../blend/inputs.js';

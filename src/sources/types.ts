@@ -83,6 +83,9 @@ export interface Source {
    *  takes effect and publish it the day before (CBR, NBRB), or publish from a time zone ahead of UTC
    *  (Samoa, Fiji). `bank_update` = date + offset at `publishedAtUtc` (D7). Default 0. */
   publishedDayOffset?: number;
+  /** The first date the offset applies to, where it changed: figures dated before were published on
+   *  their own date (Samoa moved west of the date line on 2011-12-30). */
+  publishedDayOffsetFrom?: string;
   feedUrl: string;
   /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
   baseUrl: string;

@@ -262,8 +262,11 @@ export class SqlStore implements Store {
   }
 
   async observationSpan(): Promise<{ first: string; last: string } | undefined> {
-    const r = await this.db.selectFrom('observations').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).executeTakeFirst();
-    return r?.first && r.last ? { first: r.first, last: r.last } : undefined;
+    // Two queries: each of min() and max() alone is one step down the date index, both in one
+    // statement scan the table (SQLite; 35 ms on the bundled history).
+    const first = await this.db.selectFrom('observations').select(sql<string | null>`min(date)`.as('d')).executeTakeFirst();
+    const last = await this.db.selectFrom('observations').select(sql<string | null>`max(date)`.as('d')).executeTakeFirst();
+    return first?.d && last?.d ? { first: first.d, last: last.d } : undefined;
   }
 
   snapshotsAfter(after: number): Promise<SnapshotSpan | undefined> {

@@ -25,27 +25,38 @@ export function readEcbFile(path: string): EcbFile {
 /** The currencies the ECB quoted on its first day and still quotes: the issue's 123,390 pairs. */
 export const EIGHTEEN: ReadonlySet<string> = new Set(['USD', 'JPY', 'CZK', 'DKK', 'GBP', 'HUF', 'PLN', 'SEK', 'CHF', 'ISK', 'NOK', 'AUD', 'CAD', 'HKD', 'KRW', 'NZD', 'SGD', 'ZAR']);
 
-/** Blends every day of `from..to` over date-sorted rows, keeping each day's EUR crosses. The day
+/** Blends every day of `from..to` over date-sorted rows, handing each day's blend to `visit`. The day
  *  blend, its input window and date arithmetic are passed in, so this module stays a measure. */
-export function blendedEur<R extends { date: string }>(
+export function blendEachDay<R extends { date: string }, T>(
   rows: R[], from: string, to: string,
-  blendOf: (rows: R[], day: string) => ReadonlyMap<string, { perUsd: string }>,
+  blendOf: (rows: R[], day: string) => T,
   window: (day: string) => { from: string; to: string }, addDays: (day: string, n: number) => string,
-): Map<string, Map<string, number>> {
-  const eur = new Map<string, Map<string, number>>();
+  visit: (day: string, rates: T) => void,
+): void {
   let lo = 0;
   let hi = 0;
   for (let day = from; day <= to; day = addDays(day, 1)) {
     const w = window(day);
     while (lo < rows.length && rows[lo]!.date < w.from) lo++;
     while (hi < rows.length && rows[hi]!.date <= w.to) hi++;
-    const rates = blendOf(rows.slice(lo, hi), day);
+    visit(day, blendOf(rows.slice(lo, hi), day));
+  }
+}
+
+/** Every day's EUR crosses (units per 1 EUR), over the days whose blend has EUR. */
+export function blendedEur<R extends { date: string }>(
+  rows: R[], from: string, to: string,
+  blendOf: (rows: R[], day: string) => ReadonlyMap<string, { perUsd: string }>,
+  window: (day: string) => { from: string; to: string }, addDays: (day: string, n: number) => string,
+): Map<string, Map<string, number>> {
+  const eur = new Map<string, Map<string, number>>();
+  blendEachDay(rows, from, to, blendOf, window, addDays, (day, rates) => {
     const e = rates.get('EUR');
-    if (!e) continue;
+    if (!e) return;
     const m = new Map<string, number>();
     for (const [code, r] of rates) m.set(code, Number(r.perUsd) / Number(e.perUsd));
     eur.set(day, m);
-  }
+  });
   return eur;
 }
 
@@ -57,8 +68,9 @@ export interface Yardstick {
   /** Pairs within 0.5% of the span between the ECB's figure of the day and of its next day. */
   withinSpan: number;
   share: number;
-  /** Pairs more than 2% from the ECB's figure of the day, worst first. */
-  beyond2: { day: string; code: string; blended: number; ecb: number; off: number }[];
+  /** Pairs more than 2% from the ECB's figure of the day, worst first; `inSpan` where the blend is
+   *  still within 0.5% of the span to the ECB's next figure (the market moved that far). */
+  beyond2: { day: string; code: string; blended: number; ecb: number; next: number; off: number; inSpan: boolean }[];
   /** Blended figures more than 3% from both neighbouring blended days where the ECB moved < 1%. */
   spikes: { day: string; code: string; blended: number }[];
   /** Days the blended EUR/DKK left ERM II's band (7.46038 ± 2.25%). */
@@ -89,9 +101,10 @@ export function measure(ecb: EcbFile, blended: BlendedEur, quoted: (day: string,
       const n = Number(next.get(code) ?? text);
       const lo = Math.min(e, n) * (1 - SPAN_TOLERANCE);
       const hi = Math.max(e, n) * (1 + SPAN_TOLERANCE);
-      if (b >= lo && b <= hi) withinSpan++;
+      const inSpan = b >= lo && b <= hi;
+      if (inSpan) withinSpan++;
       const off = b / e - 1;
-      if (Math.abs(off) > FAR) beyond2.push({ day, code, blended: b, ecb: e, off });
+      if (Math.abs(off) > FAR) beyond2.push({ day, code, blended: b, ecb: e, next: n, off, inSpan });
     }
   });
   beyond2.sort((a, b) => Math.abs(b.off) - Math.abs(a.off));

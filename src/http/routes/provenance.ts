@@ -21,6 +21,8 @@ function leg(rate: BlendedRate) {
     currency: rate.currency,
     method,
     per_usd: new Num(toRateText(rate.perUsd)),
+    anchor: rate.anchor ?? null,
+    earlier: new Num(toDecimal(rate.earlier ?? 0).toDecimalPlaces(WEIGHT_PLACES).toString()),
     ...(rate.peg ? { peg: { anchor: rate.peg.anchor, rate: new Num(toRateText(rate.peg.rate)), authority: rate.peg.authority } } : {}),
     sources: rate.contributions.map((c) => ({
       bank_code: c.source,
@@ -38,7 +40,7 @@ function leg(rate: BlendedRate) {
   };
 }
 
-/** D14: `date` explains a past day's pair as it stood at the end of that day. */
+/** D14: `date` explains a past day's pair (4 pm in London, from the figures published by its end). */
 const SourcesQuery = Type.Object({ date: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 
 export function provenanceRoutes(app: FastifyInstance, deps: RouteDeps): void {

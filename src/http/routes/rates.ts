@@ -17,7 +17,7 @@ import { sendCharged } from '../reply.js';
 export const MAX_TARGETS = 500;
 
 const AmountQuery = Type.Object({ amount: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
-/** D14: `date` asks for the rates as they stood at the end of that day. */
+/** D14: `date` asks for the rates of that day (4 pm in London, from the figures published by its end). */
 const RateQuery = Type.Object({ amount: Type.Optional(Type.String()), date: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 const ConvertBody = Type.Object({
   base: Type.String({ maxLength: 16 }),

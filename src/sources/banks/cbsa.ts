@@ -120,9 +120,12 @@ export const source: SyncSource = {
   cadence: 'daily',
   schedule: '*/30 19-21 * * 0-4',
   // Updated in the Apia morning (the recorded page at 09:02, UTC+13 with no summer time) = 20:00 UTC
-  // on the day before the rates' date: hence the day offset.
+  // on the day before the rates' date: hence the day offset. Samoa was at UTC-11 until it skipped
+  // 30 December 2011: before, its morning was 20:00 UTC of the rates' own date (its 2008-2011 figures
+  // match the ECB of that date, 24 hours later than the offset would place them: issue 25).
   publishedAtUtc: '20:00:00',
   publishedDayOffset: -1,
+  publishedDayOffsetFrom: '2011-12-30',
   feedUrl: 'https://cbs.gov.ws/daily-exchange-rates',
   baseUrl: 'https://cbs.gov.ws',
   // No terms are known ("indicative rates only but not for market use"); this is the page itself.

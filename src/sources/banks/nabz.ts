@@ -41,8 +41,8 @@ export const source: SyncSource = {
   name: 'Central Bank of the Republic of Azerbaijan',
   countryCode: 'AZ',
   countryName: 'Azerbaijan',
-  // AZN has stood at 1.7 per USD since 2017; it is blended like any currency until the blend's pegs
-  // carry dates (src/blend/pegs.ts lists undated hard pegs only).
+  // AZN has stood at 1.7000 per USD since March 2018 (1.70–1.74 through 2017): src/blend/pegs.ts pegs
+  // it from 2018-04-01; the days before are blended from the figures.
   currency: 'AZN',
   cadence: 'daily',
   schedule: '*/30 12-15 * * 1-5',
