@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
-import { isMarketClosed, tradingDay } from '../src/blend/blend.js';
+import { isMarketClosed, tradingDay } from '../src/blend/hours.js';
 import { pegsOn } from '../src/blend/pegs.js';
 import { blendDay, DayMemo, inputWindow, quotedOn, type DayRate, type DayRates } from '../src/history/day.js';
 import { pairText } from '../src/history/pair-text.js';

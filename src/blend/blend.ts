@@ -9,12 +9,12 @@ import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import { addDays, DAY_MS } from '../time/days.js';
 import { track } from './filter.js';
-import { tradingHoursAt } from './hours.js';
+import { tradingDay, tradingHoursAt } from './hours.js';
 import { pegsOn, type Peg } from './pegs.js';
 import type { Figure, SourceInfo } from './inputs.js';
 import { PRIOR_VOLATILITY, priorError, type Quality } from './quality.js';
 import type { Contribution } from './rebase.js';
-import { snapshotOf, snapshotsOf, type Fixing, type Snapshot, type Snapshots } from './snapshots.js';
+import { bySourceAndDate, snapshotOf, snapshotsOf, type Fixing, type Snapshot, type Snapshots } from './snapshots.js';
 import { readingsOf, type Estimate, type Setting } from './readings.js';
 
 export type Exclusion = false | 'stale' | 'outlier' | 'jump' | 'superseded' | 'later' | 'peg';
@@ -68,7 +68,7 @@ export interface BlendOptions {
 }
 
 /** Calendar days before the reference day whose figures witness it: five trading days. */
-export const WITNESS_DAYS = 4;
+const WITNESS_DAYS = 4;
 /** Bridge currencies in order of preference for a source without USD: the most widely published. */
 const BRIDGES = ['EUR', 'GBP', 'JPY', 'CHF', 'CNY'];
 
@@ -77,29 +77,14 @@ const max = (values: string[]) => values.reduce((m, v) => (v > m ? v : m), '');
 /** A float as exact decimal text of its 15 significant digits: the binary tail never shows (D6). */
 export const toDecimal = (x: number): Decimal => new Decimal(x.toPrecision(15));
 
-/** Days the currency market is shut: weekends, and Christmas Day and New Year's Day, when no
- *  settlement system runs and only a few publishers (Taiwan's, Iraq's) still post figures. */
-export function isMarketClosed(day: string): boolean {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return weekday === 0 || weekday === 6 || day.endsWith('-12-25') || day.endsWith('-01-01');
-}
-
-/** The day a day's market stands at: itself, or for a day the market is shut the last before it. */
-export function tradingDay(day: string): string {
-  let d = day;
-  while (isMarketClosed(d)) d = addDays(d, -1);
-  return d;
-}
-
 /** The end of a day (D14), written as the next day's first instant. */
-export const endOf = (day: string) => `${addDays(day, 1)} 00:00:00`;
+const endOf = (day: string) => `${addDays(day, 1)} 00:00:00`;
 
 interface Context extends Setting {
   opts: BlendOptions;
   /** The first date of the witness window. */
   witnessFromDate: string;
 }
-
 
 function combine(currency: string, entries: Fixing[], anchor: string, anchored: Estimate | undefined, ctx: Context): BlendedRate & { estimate: Estimate } {
   const { opts } = ctx;
@@ -246,15 +231,8 @@ function combineAll(snapshots: readonly Snapshot[], ctx: Context, before?: Combi
 /** Snapshots of the (source, date)s without the source's own USD, through a currency the others
  *  already price (its blended figure; D4's bridge). */
 function bridged(sources: ReadonlyMap<string, SourceInfo>, orphans: readonly Figure[], first: ReadonlyMap<string, BlendedRate>): Snapshot[] {
-  const groups = new Map<string, Figure[]>();
-  for (const r of orphans) {
-    const key = `${r.source} ${r.date}`;
-    const list = groups.get(key);
-    if (list) list.push(r);
-    else groups.set(key, [r]);
-  }
   const out: Snapshot[] = [];
-  for (const list of groups.values()) {
+  for (const list of bySourceAndDate(orphans)) {
     const source = sources.get(list[0]!.source);
     if (!source) continue;
     const quotes = new Set(list.map((r) => r.quote));

@@ -61,32 +61,3 @@ export function outliers(values: number[]): boolean[] {
   const band = Math.max(mad * MAD_MULTIPLE, m * MIN_RELATIVE_BAND);
   return values.map((v) => Math.abs(v - m) > band);
 }
-
-
-/** The value at which half the weight lies below (the lower one at an exact split). */
-export function weightedMedian(values: number[], weights: number[]): number {
-  const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
-  const half = weights.reduce((s, w) => s + w, 0) / 2;
-  let acc = 0;
-  for (const i of order) {
-    acc += weights[i]!;
-    if (acc >= half) return values[i]!;
-  }
-  return values[order[order.length - 1]!]!;
-}
-
-/** How many of its own standard deviations a figure may sit from the weighted median before it
- *  fades: 1 / (1 + (d / (AGREEMENT_SD × σ))²), a Cauchy M-estimator step in the model's own units. */
-export const AGREEMENT_SD = 3;
-
-/**
- * Inverse-variance weights, each faded by its figure's distance from the weighted median measured in
- * its own standard deviations: a figure its error and the market's move explain keeps its weight, a
- * dissenter beyond them fades instead of pulling the mean, and nothing is dropped outright.
- */
-export function robustWeights(logs: number[], variances: number[]): number[] {
-  const prior = variances.map((v) => 1 / v);
-  if (logs.length < MIN_SOURCES_FOR_CONSENSUS) return prior;
-  const center = weightedMedian(logs, prior);
-  return prior.map((w, i) => w / (1 + ((logs[i]! - center) / (AGREEMENT_SD * Math.sqrt(variances[i]!))) ** 2));
-}

@@ -156,52 +156,49 @@ function smooth(readings: readonly Reading[], screens: readonly Screen[], resets
   }
   const gains = new Float64Array(n);
   const weights = new Array<number>(n).fill(0);
-  // Forward: the state at `at` is Σ α_i y_i, α_i = k_i Π_{j>i} (1 − k_j) over counted readings.
   let split = 0;
   while (split < n && readings[split]!.hours <= at) split++;
-  let xf = 0;
-  let pf = Infinity;
-  let lastF = -Infinity;
-  for (let i = 0; i < split; i++) {
-    if (!counted[i]) continue;
-    const r = readings[i]!;
-    if (pf !== Infinity) pf += q * (r.hours - lastF);
-    lastF = r.hours;
-    const k = pf === Infinity ? 1 : pf / (pf + effective[i]!);
-    xf += k * (r.y - xf);
-    pf = pf === Infinity ? effective[i]! : (1 - k) * pf;
-    gains[i] = k;
-  }
-  if (pf !== Infinity) pf += q * (at - lastF);
-  // Backward, from the last reading down to the first fixed after `at`.
-  let xb = 0;
-  let pb = Infinity;
-  let lastB = Infinity;
-  for (let i = n - 1; i >= split; i--) {
-    if (!counted[i]) continue;
-    const r = readings[i]!;
-    if (pb !== Infinity) pb += q * (lastB - r.hours);
-    lastB = r.hours;
-    const k = pb === Infinity ? 1 : pb / (pb + effective[i]!);
-    xb += k * (r.y - xb);
-    pb = pb === Infinity ? effective[i]! : (1 - k) * pb;
-    gains[i] = k;
-  }
-  if (pb !== Infinity) pb += q * (lastB - at);
+  // Forward over the readings fixed up to `at`, backward from the last down to the first after it;
+  // each carried to `at`. The state is Σ α_i y_i, α_i = k_i Π (1 − k_j) over the readings after i in
+  // the pass's direction.
+  const f = pass(readings, counted, effective, q, 0, split, 1, gains);
+  const b = pass(readings, counted, effective, q, n - 1, split - 1, -1, gains);
+  const pf = f.p === Infinity ? f.p : f.p + q * Math.abs(at - f.last);
+  const pb = b.p === Infinity ? b.p : b.p + q * Math.abs(at - b.last);
   const [sf, sb] = pf === Infinity ? [0, 1] : pb === Infinity ? [1, 0] : [pb / (pf + pb), pf / (pf + pb)];
-  let carry = sf;
-  for (let i = split - 1; i >= 0; i--) {
-    if (!counted[i]) continue;
-    weights[i] = carry * gains[i]!;
-    carry *= 1 - gains[i]!;
-  }
-  carry = sb;
-  for (let i = split; i < n; i++) {
-    if (!counted[i]) continue;
-    weights[i] = carry * gains[i]!;
-    carry *= 1 - gains[i]!;
-  }
-  const estimate = sf * xf + sb * xb;
+  weigh(counted, gains, split - 1, -1, -1, sf, weights);
+  weigh(counted, gains, split, n, 1, sb, weights);
+  const estimate = sf * f.x + sb * b.x;
   const variance = pf === Infinity ? pb : pb === Infinity ? pf : (pf * pb) / (pf + pb);
   return { estimate, variance, weights, screens: [...screens] };
+}
+
+/** One Kalman pass over the counted readings from index `from` to before `to` by `step` (forward or
+ *  backward in time): the state at the last of them, its variance and moment; each gain into `gains`. */
+function pass(readings: readonly Reading[], counted: Uint8Array, effective: Float64Array, q: number, from: number, to: number, step: 1 | -1, gains: Float64Array): { x: number; p: number; last: number } {
+  let x = 0;
+  let p = Infinity;
+  let last = 0;
+  for (let i = from; i !== to; i += step) {
+    if (!counted[i]) continue;
+    const r = readings[i]!;
+    if (p !== Infinity) p += q * Math.abs(r.hours - last);
+    last = r.hours;
+    const k = p === Infinity ? 1 : p / (p + effective[i]!);
+    x += k * (r.y - x);
+    p = p === Infinity ? effective[i]! : (1 - k) * p;
+    gains[i] = k;
+  }
+  return { x, p, last };
+}
+
+/** Each counted reading's weight, from the one nearest `at` outwards (index `from` to before `to` by
+ *  `step`): its gain times what the readings nearer `at` left of the pass's `share`. */
+function weigh(counted: Uint8Array, gains: Float64Array, from: number, to: number, step: 1 | -1, share: number, weights: number[]): void {
+  let carry = share;
+  for (let i = from; i !== to; i += step) {
+    if (!counted[i]) continue;
+    weights[i] = carry * gains[i]!;
+    carry *= 1 - gains[i]!;
+  }
 }

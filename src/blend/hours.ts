@@ -2,6 +2,7 @@
 // every hour from Monday 00:00 to Friday 24:00 UTC. Prices barely move over a weekend, so a figure
 // fixed on Friday afternoon says as much about Sunday as about Friday evening, and a weekend
 // publisher's figure is not newer information than Friday's close.
+import { addDays, isWeekend } from '../time/days.js';
 
 const HOUR_MS = 3_600_000;
 /** 1970-01-01 was a Thursday: day 0 is weekday 3 counting Monday as 0. */
@@ -33,4 +34,17 @@ export function tradingHoursAt(stamp: string): number {
 /** Trading hours between two `YYYY-MM-DD HH:MM:SS` stamps, in either order. */
 export function tradingHoursApart(a: string, b: string): number {
   return Math.abs(tradingHoursAt(b) - tradingHoursAt(a));
+}
+
+/** Days the currency market is shut: weekends, and Christmas Day and New Year's Day, when no
+ *  settlement system runs and only a few publishers (Taiwan's, Iraq's) still post figures. */
+export function isMarketClosed(day: string): boolean {
+  return isWeekend(Date.parse(`${day}T00:00:00Z`)) || day.endsWith('-12-25') || day.endsWith('-01-01');
+}
+
+/** The day a day's market stands at: itself, or for a day the market is shut the last before it. */
+export function tradingDay(day: string): string {
+  let d = day;
+  while (isMarketClosed(d)) d = addDays(d, -1);
+  return d;
 }

@@ -81,8 +81,6 @@ export function priorError(source: Pick<SourceInfo, 'grade'> | undefined): numbe
   return PRIOR_ERROR[source?.grade ?? 'none'];
 }
 
-
-
 /** Shrinks a measured standard deviation towards its prior by the number of measurements. */
 const shrink = (measured: number, n: number, prior: number) => Math.sqrt((n * measured ** 2 + PRIOR_WEIGHT * prior ** 2) / (n + PRIOR_WEIGHT));
 

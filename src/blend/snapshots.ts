@@ -78,18 +78,22 @@ export function snapshotOf(source: SourceInfo, rows: readonly Figure[], pivot?: 
   return figures.size > 0 ? { source: source.code, date: rows[0]!.date, figures, list: [...figures.values()], currencies: [...figures.keys()].sort().join(' ') } : undefined;
 }
 
-/** Every (source, date) of `rows`, in any order; rows of unknown sources are ignored. */
-export function snapshotsOf(sources: ReadonlyMap<string, SourceInfo>, rows: readonly Figure[]): Snapshots {
+/** Rows grouped by (source, date), each group in the rows' order. */
+export function bySourceAndDate(rows: readonly Figure[]): Figure[][] {
   const groups = new Map<string, Figure[]>();
   for (const r of rows) {
-    if (!sources.has(r.source)) continue;
     const key = `${r.source} ${r.date}`;
     const list = groups.get(key);
     if (list) list.push(r);
     else groups.set(key, [r]);
   }
+  return [...groups.values()];
+}
+
+/** Every (source, date) of `rows`, in any order; rows of unknown sources are ignored. */
+export function snapshotsOf(sources: ReadonlyMap<string, SourceInfo>, rows: readonly Figure[]): Snapshots {
   const out: Snapshots = { snapshots: [], orphans: [] };
-  for (const list of groups.values()) {
+  for (const list of bySourceAndDate(rows.filter((r) => sources.has(r.source)))) {
     const snapshot = snapshotOf(sources.get(list[0]!.source)!, list);
     if (snapshot) out.snapshots.push(snapshot);
     else out.orphans.push(...list);

@@ -1,7 +1,8 @@
 // One day of history, pure (D14): the blend of every figure whose bank_update falls on or before the
 // day, within the blend's lookback, kept only where fresh on that day (D10 measured from it). Both
 // materialising and the parity test call this, so stored and fresh answers come from one code path.
-import { blendSnapshots, tradingDay, withPegs, type BlendedRate } from '../blend/blend.js';
+import { blendSnapshots, withPegs, type BlendedRate } from '../blend/blend.js';
+import { tradingDay } from '../blend/hours.js';
 import { publishedOn } from '../blend/fixing.js';
 import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
 import { lowerBound, SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
@@ -53,12 +54,15 @@ export function dayMoment(day: string): string {
   return `${day} ${summer ? '15' : '16'}:00:00`;
 }
 
+/** Each month's measured quality, kept between runs by the figures it was measured from (History's). */
+export type QualityMonths = Map<string, { key: string; quality: Quality }>;
+
 /** What one run of day blends keeps between days: each month's measured quality, each date's
  *  snapshots. For the `sources` it was made with; the rows given with it must be sorted by date. */
 export class DayMemo {
   readonly quality = new Map<string, Quality>();
-  /** Months measured by earlier runs, kept by the figures they were measured from (History's). */
-  readonly months: Map<string, { key: string; quality: Quality }> | undefined;
+  /** Months measured by earlier runs (History's). */
+  readonly months: QualityMonths | undefined;
   readonly snapshots: SnapshotMemo;
   /** History blends every source, discontinued ones too: Banco de Portugal's 1987–1998 figures are history. */
   readonly sources: readonly SourceInfo[];
@@ -66,7 +70,7 @@ export class DayMemo {
   /** The last trading day's blend, which the closed days after it answer. */
   kept: { asOf: string; contributions: boolean; blended: Map<string, BlendedRate> } | undefined;
 
-  constructor(sources: readonly SourceInfo[], months?: Map<string, { key: string; quality: Quality }>) {
+  constructor(sources: readonly SourceInfo[], months?: QualityMonths) {
     this.months = months;
     this.sources = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
     this.byCode = new Map(this.sources.map((s) => [s.code, s]));

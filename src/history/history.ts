@@ -11,8 +11,8 @@ import { Decimal } from '../money/decimal.js';
 import { RatesTable } from '../rates/table.js';
 import type { HistoryMark, Store } from '../store/store.js';
 import { HistoryColumns } from './columns.js';
-import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates } from './day.js';
-import { catchUp, type QualityMonths, type CatchUp, type DaySink } from './materialise.js';
+import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates, type QualityMonths } from './day.js';
+import { catchUp, type CatchUp, type DaySink } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
 /** Days past the materialised ones a range may compute on the spot (a day boundary, a slow ingester). */

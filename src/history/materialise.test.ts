@@ -2,7 +2,7 @@
 // for a few days' blends, not for a whole chunk (92 days: ~175 ms on a slow VM).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isMarketClosed } from '../blend/blend.js';
+import { isMarketClosed } from '../blend/hours.js';
 import { SOURCES } from '../sources/index.js';
 import { openSqlite } from '../store/open.js';
 import { addDays } from '../time/days.js';

@@ -4,9 +4,8 @@
 // at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
-import type { Quality } from '../blend/quality.js';
 import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
-import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
+import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates, type QualityMonths } from './day.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
 /** Days computed per write (one transaction each). */
@@ -97,9 +96,6 @@ export interface DaySink {
 }
 
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-/** Each month's measured quality, kept between runs by the figures it was measured from (day.ts). */
-export type QualityMonths = Map<string, { key: string; quality: Quality }>;
-
 export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityMonths): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
