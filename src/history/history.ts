@@ -1,5 +1,5 @@
 // History as the server holds it: the materialised days in the database and, once a range first
-// asks, in memory (columns.ts, ~33 MB), kept in step. A server that is never asked for a range
+// asks, in memory (columns.ts, ~16 MB), kept in step. A server that is never asked for a range
 // never holds them: a single day is one stored row. The ingesting instance materialises; the others
 // reload what it wrote. A day that is not materialised, or that an unmaterialised snapshot touches,
 // is computed on the spot from the stored figures with the same pure code, so an answer is never

@@ -4,7 +4,7 @@
 // `group`, the mean of each ISO week or calendar month. Generators: a long range is never held whole.
 import { addDays } from '../time/days.js';
 import type { HistoryColumns } from './columns.js';
-import { dayNumber } from './columns.js';
+import { bankAt, dayNumber, valueAt } from './columns.js';
 import { pairText } from './pair-text.js';
 import { groupMeans, type Group } from './group.js';
 
@@ -28,20 +28,19 @@ function* daily(cols: HistoryColumns, q: SeriesQuery): Generator<DayRow> {
     return col ? [{ code, col }] : [];
   });
   for (let day = q.start; day <= q.end; day = addDays(day, 1)) {
-    const slot = cols.slotOf(day);
-    if (slot === undefined) continue;
-    const b = base.perUsd[slot]!;
+    const n = dayNumber(day);
+    const b = valueAt(base, n);
     if (Number.isNaN(b)) continue;
-    const from = dayNumber(day) * 86_400;
+    const from = n * 86_400;
     const on = (bank: number) => bank >= from && bank < from + 86_400;
     // USD is the pivot: its stamp is every source's newest, so it says nothing of a cross rate.
-    let published = day === q.start || (q.base !== 'USD' && on(base.bank[slot]!));
+    let published = day === q.start || (q.base !== 'USD' && on(bankAt(base, n)));
     const rates: [string, string][] = [];
     for (const { code, col } of targets) {
-      const v = col.perUsd[slot]!;
+      const v = valueAt(col, n);
       if (Number.isNaN(v)) continue;
-      if (!published && (code !== 'USD' || q.base === 'USD' && targets.length === 1) && on(col.bank[slot]!)) published = true;
-      rates.push([code, pairText(v, b, () => [cols.text(slot, code), cols.text(slot, q.base)])]);
+      if (!published && (code !== 'USD' || q.base === 'USD' && targets.length === 1) && on(bankAt(col, n))) published = true;
+      rates.push([code, pairText(v, b, () => [cols.text(n, code), cols.text(n, q.base)])]);
     }
     if (published && rates.length > 0) yield [day, rates];
   }
