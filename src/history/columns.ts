@@ -52,7 +52,6 @@ export function bankAt(col: Readonly<Column>, n: number): number {
 export class HistoryColumns {
   /** Day number of slot 0 of `present`. */
   private start = 0;
-  private capacity = 0;
   private present = new Uint8Array(0);
   private readonly columns = new Map<string, Column>();
 
@@ -87,14 +86,14 @@ export class HistoryColumns {
 
   has(day: string): boolean {
     const slot = dayNumber(day) - this.start;
-    return slot >= 0 && slot < this.capacity && this.present[slot] === 1;
+    return slot >= 0 && slot < this.present.length && this.present[slot] === 1;
   }
 
   /** True when every day of `from..to` is materialised. */
   allPresent(from: string, to: string): boolean {
     const lo = dayNumber(from) - this.start;
     const hi = dayNumber(to) - this.start;
-    if (lo < 0 || hi >= this.capacity) return false;
+    if (lo < 0 || hi >= this.present.length) return false;
     for (let slot = lo; slot <= hi; slot++) if (this.present[slot] !== 1) return false;
     return true;
   }
@@ -130,7 +129,7 @@ export class HistoryColumns {
   /** The column of `code`, made or grown to hold day number `n`. A new one reaches from `n` to the
    *  end of the days reserved (a load's span); growth adds GROW_DAYS on the side it grows. */
   private column(code: string, n: number): Column {
-    const end = this.start + this.capacity;
+    const end = this.start + this.present.length;
     let col = this.columns.get(code);
     if (!col) {
       col = { first: n, perUsd: new Float64Array(Math.max(end - n, 1)).fill(NaN), bank: new Uint32Array(Math.max(end - n, 1)), exact: new Map() };
@@ -151,17 +150,15 @@ export class HistoryColumns {
 
   /** The slot of day number `n` in `present`, growing it (either way) to hold it. */
   private slotFor(n: number): number {
-    if (this.capacity === 0) this.start = n;
-    const lo = Math.min(this.start, n);
-    const hi = Math.max(this.start + this.capacity, n + 1);
-    if (lo < this.start || hi > this.start + this.capacity) {
-      const from = lo < this.start ? lo - GROW_DAYS : lo;
-      const to = hi > this.start + this.capacity ? hi + GROW_DAYS : hi;
+    if (this.present.length === 0) this.start = n;
+    const end = this.start + this.present.length;
+    if (n < this.start || n >= end) {
+      const from = n < this.start ? n - GROW_DAYS : this.start;
+      const to = n >= end ? n + 1 + GROW_DAYS : end;
       const present = new Uint8Array(to - from);
       present.set(this.present, this.start - from);
       this.present = present;
       this.start = from;
-      this.capacity = to - from;
     }
     return n - this.start;
   }
