@@ -39,7 +39,7 @@ function startBareFile(bodyFile: string, type: string): Promise<Running> {
   });
 }
 
-const ECB_HISTORY = new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url);
+const ECB_HISTORY = new URL('../test/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POINTS = 1e12;
 const today = new Date().toISOString().slice(0, 10);

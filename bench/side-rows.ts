@@ -8,7 +8,7 @@ const INGEST = fileURLToPath(new URL('./ingest-ecb.ts', import.meta.url));
 const BLEND = fileURLToPath(new URL('./blend.ts', import.meta.url));
 const HISTORY = fileURLToPath(new URL('./history.ts', import.meta.url));
 const FIRST_START = fileURLToPath(new URL('./first-start.ts', import.meta.url));
-const ECB_HISTORY = fileURLToPath(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.zip', import.meta.url));
+const ECB_HISTORY = fileURLToPath(new URL('../test/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.zip', import.meta.url));
 
 /** Runs a bench script in its own process and parses the JSON it prints; undefined if it fails. */
 async function jsonOf(script: string, args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown> | undefined> {

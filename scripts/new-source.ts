@@ -1,10 +1,12 @@
 // `npm run new-source -- XXXX`: the four files of a new bank (CONTRIBUTING.md): the adapter skeleton
 // and its test in src/sources/banks/, the registry line in src/sources/index.ts (in code order), a
-// CHANGELOG line. Then it runs the new test once, so the contributor sees where to start.
+// CHANGELOG line. Recordings that wait outside the repository (../shared/fixtures/<wave>/<CODE>/)
+// are copied in byte for byte to test/fixtures/sources/<CODE>/. Then it runs the new test once, so
+// the contributor sees where to start.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureDir } from '../test/support/fixtures.js';
 import { adapterFile, testFile } from './source-template.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -31,6 +33,16 @@ export function register(index: string, code: string): string {
   return withImport.replace(list[0], `export const SOURCES: readonly Source[] = [\n${rows.join('\n')}\n];`);
 }
 
+/** The folder of recordings waiting for `code` beside the repository (`../shared/fixtures/<wave>/<CODE>/`),
+ *  if any: where new recordings arrive before their adapter exists. */
+export function stagedFixtures(code: string, shared = at('../shared/fixtures')): string | undefined {
+  if (!existsSync(shared)) return undefined;
+  return readdirSync(shared, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => join(shared, d.name, code))
+    .find((dir) => existsSync(join(dir, 'SOURCE.md')));
+}
+
 /** The changelog with one line for the new source at the end of the Unreleased section. */
 export function changelogWith(changelog: string, code: string): string {
   const entry = `- Source ${code} (TODO: the bank's name; its feed's format).`;
@@ -55,9 +67,14 @@ function main(argv: readonly string[]): number {
     console.error(`${code} exists already: src/sources/banks/${lower}.ts`);
     return 1;
   }
-  const { dir, skip } = fixtureDir(code);
-  const files = skip ? [] : readdirSync(dir).filter((f) => f !== 'SOURCE.md').sort();
-  if (skip) console.warn(`${skip} (nor in ../shared/fixtures/wave3/${code}): record the feed's payloads first (CONTRIBUTING.md).`);
+  const dir = at(`test/fixtures/sources/${code}`);
+  const staged = existsSync(dir) ? undefined : stagedFixtures(code);
+  if (staged) {
+    cpSync(staged, dir, { recursive: true, preserveTimestamps: true });
+    console.log(`copied the recordings of ${staged} to test/fixtures/sources/${code}/`);
+  }
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f !== 'SOURCE.md').sort() : [];
+  if (!existsSync(dir)) console.warn(`no recordings in test/fixtures/sources/${code}/ (nor in ../shared/fixtures/*/${code}/): record the feed's payloads first (CONTRIBUTING.md).`);
   writeFileSync(adapter, adapterFile(code));
   writeFileSync(test, testFile(code, files));
   writeFileSync(at('src/sources/index.ts'), register(readFileSync(at('src/sources/index.ts'), 'utf8'), code));

@@ -1,4 +1,4 @@
-// `npm run seed`: regenerate the bundled seed from ../shared/fixtures/sources with our own parsers:
+// `npm run seed`: regenerate the bundled seed from test/fixtures/sources with our own parsers:
 // seed/seed.json (the recent part), seed/history.json (the manifest) and seed/history.tsv.gz.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { compressHistory, formatManifest, SEED_HISTORY_FILE } from '../src/inges
 import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
 
-const fixtures = fileURLToPath(new URL('../../shared/fixtures/sources', import.meta.url));
+const fixtures = fileURLToPath(new URL('../test/fixtures/sources', import.meta.url));
 const { recent, history } = await buildSeed(fixtures, SOURCES);
 await writeFile(SEED_FILE, formatSeed(recent));
 await writeFile(SEED_HISTORY_FILE, formatManifest(history.manifest));

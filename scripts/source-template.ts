@@ -55,8 +55,7 @@ export const source: SyncSource = {
 `;
 }
 
-/** The test: the recorded payloads in ../shared/fixtures/sources/<CODE>/ (or wave3/<CODE>/, where payloads
- *  wait for their adapter), listed when the scaffold ran. */
+/** The test: the recorded payloads in test/fixtures/sources/<CODE>/, listed when the scaffold ran. */
 export function testFile(code: string, files: readonly string[]): string {
   const lower = code.toLowerCase();
   const list = files.map((f) => `  '${f.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}',`).join('\n');
@@ -70,7 +69,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { source } from './${lower}.js';
 
-const { dir: DIR, skip } = fixtureDir('${code}');
+const DIR = fixtureDir('${code}');
 // The recorded payloads (SOURCE.md describes them and is not one).
 const FILES = [
 ${list}
@@ -84,7 +83,7 @@ const WINDOW = { from: '2026-03-02', to: '2026-03-06' };
 const parseFile = async (name: string): Promise<Observation[]> => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 
-describe('${code} recorded payloads', { skip }, () => {
+describe('${code} recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const names = readdirSync(DIR).sort();
     assert.deepEqual(names.filter((f) => source.accepts(f)), FILES);
@@ -125,7 +124,7 @@ describe('${code} requests', () => {
     }
   });
 
-  test('round trip through the local feed server', { skip }, async () => {
+  test('round trip through the local feed server', async () => {
     const body = readFileSync(new URL(FILES[0]!, DIR));
     // TODO: answer the paths requests() asks for with the recorded payloads they stand for. A feed
     // whose current format was not recorded is answered with a hand-written page from testdata/.

@@ -8,7 +8,7 @@ import { seedRows } from '../test/support/seed-rows.js';
 import { blendedEur, EIGHTEEN, measure, readEcbFile } from '../test/support/yardstick.js';
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const ecb = readEcbFile(new URL('../../shared/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url).pathname);
+const ecb = readEcbFile(new URL('../test/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url).pathname);
 const memo = new DayMemo(SOURCES);
 const started = Date.now();
 const eur = blendedEur(seedRows(), arg('--from') ?? '1999-01-01', [...ecb.keys()].pop()!, (rows, day) => blendDay(SOURCES, rows, day, 0, memo), inputWindow, addDays);

@@ -13,11 +13,11 @@ import type { Source } from '../src/sources/types.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { tempDb } from './helpers.js';
-import { fixtureDir, WAVE3_ROOT } from './support/fixtures.js';
+import { fixtureDir } from './support/fixtures.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 import { BIN } from './support/server-process.js';
 
-const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
 const ECB_ZIP = `${FIXTURES}/ECBF/eurofxref-hist-2026-04-13.zip`;
 const CBTU_DAY = `${FIXTURES}/CBTU/cbt-kurs-20052026.xml`;
@@ -28,7 +28,7 @@ interface Run {
   stderr: string;
 }
 
-describe('kurs backfill', { skip }, () => {
+describe('kurs backfill', () => {
   let server: FeedServer;
   const db = tempDb();
   before(async () => {
@@ -153,8 +153,7 @@ describe('backfill politeness', () => {
   });
 });
 
-describe('backfill of the Bank of Israel and CBAR (ISRA, NABZ)', { skip: fixtureDir(undefined, WAVE3_ROOT).skip }, () => {
-  const WAVE3 = fileURLToPath(WAVE3_ROOT);
+describe('backfill of the Bank of Israel and CBAR (ISRA, NABZ)', () => {
   const isra = sourceByCode('ISRA')!;
   const nabz = sourceByCode('NABZ')!;
   const YEARS = { from: '2000-01-03', to: '2026-11-20' };
@@ -171,7 +170,7 @@ describe('backfill of the Bank of Israel and CBAR (ISRA, NABZ)', { skip: fixture
 
   test('runs against a server playing both banks: what was published is stored, the days without it skipped', async () => {
     const sdmx = readFileSync(new URL('../src/sources/banks/testdata/ISRA-EXR.csv', import.meta.url));
-    const bulletin = readFileSync(`${WAVE3}/NABZ/currencies-02.10.2026.xml`);
+    const bulletin = readFileSync(new URL('currencies-02.10.2026.xml', fixtureDir('NABZ')));
     const server = await startFeedServer((path) => {
       if (path.startsWith('/ISRA/') && path.includes('startperiod=2014-05-26&endperiod=2014-06-01')) return { body: sdmx, contentType: 'text/csv' };
       if (path === '/NABZ/currencies/02.10.2026.xml') return { body: bulletin, contentType: 'text/xml' };

@@ -1,25 +1,20 @@
+// The recorded payloads are part of the repository: every adapter has its folder with a SOURCE.md, and
+// a folder that is not there fails loudly instead of skipping.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { fixtureDir } from './support/fixtures.js';
+import { SOURCES } from '../src/sources/index.js';
+import { FIXTURES_ROOT, fixtureDir } from './support/fixtures.js';
 
-const withCi = <T>(value: string | undefined, run: () => T): T => {
-  const before = process.env.CI;
-  if (value === undefined) delete process.env.CI;
-  else process.env.CI = value;
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CI;
-    else process.env.CI = before;
+test('every adapter has its recorded payloads, with a SOURCE.md, under test/fixtures/sources/', () => {
+  for (const s of SOURCES) {
+    const dir = fixtureDir(s.code);
+    assert.ok(existsSync(new URL('SOURCE.md', dir)), `${s.code}: no SOURCE.md`);
+    assert.ok(readdirSync(dir).some((f) => f !== 'SOURCE.md'), `${s.code}: no payload`);
   }
-};
-
-test('a missing payload folder skips with its path outside CI', () => {
-  const { dir, skip } = withCi(undefined, () => fixtureDir('NO-SUCH-SOURCE'));
-  assert.match(dir.pathname, /\/shared\/fixtures\/sources\/NO-SUCH-SOURCE\/$/);
-  assert.match(String(skip), /^shared fixtures not found at .*NO-SUCH-SOURCE/);
+  assert.deepEqual(readdirSync(FIXTURES_ROOT).sort(), SOURCES.map((s) => s.code).sort(), 'a folder without an adapter');
 });
 
-test('a missing payload folder fails under CI instead of skipping', () => {
-  assert.throws(() => withCi('true', () => fixtureDir('NO-SUCH-SOURCE')), /CI is set, so the payload tests must run/);
+test('a missing payload folder fails with its path', () => {
+  assert.throws(() => fixtureDir('NO-SUCH-SOURCE'), /recorded payloads not found at .*test\/fixtures\/sources\/NO-SUCH-SOURCE\//);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,26 +9,18 @@ import { Market } from '../src/rates/market.js';
 import { SOURCES, sourceByCode } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { fixtureDir, WAVE3_ROOT } from './support/fixtures.js';
+import { fixtureDir } from './support/fixtures.js';
 import { SEED_TODAY, tempDb } from './helpers.js';
 
 /** After the newest recorded payload, so that no figure is dated ahead. */
 const AFTER_FIXTURES = new Date('2026-11-22T12:00:00Z');
 
-const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
-/** Payloads staged beside the corpus (../shared/fixtures/wave3) until they move there: those whose
- *  adapter exists are imported too; a folder still waiting for its adapter is not this test's. */
-const WAVE3 = existsSync(WAVE3_ROOT) ? fileURLToPath(WAVE3_ROOT) : undefined;
-const adapted = (dir: string) => readdirSync(dir).filter((f) => SOURCES.some((s) => s.code === f));
-/** Both folders imported in turn, as `kurs ingest --from-dir` does with each: one report. */
-const ingestAll = async (store: Store) => {
-  const reports = [await ingestDir(store, SOURCES, FIXTURES, () => AFTER_FIXTURES)];
-  if (WAVE3) reports.push(await ingestDir(store, SOURCES, WAVE3, () => AFTER_FIXTURES, adapted(WAVE3)));
-  return { outcomes: reports.flatMap((r) => r.outcomes), unknownFolders: reports.flatMap((r) => r.unknownFolders) };
-};
+/** The whole corpus imported, as `kurs ingest --from-dir test/fixtures/sources` does. */
+const ingestAll = (store: Store) => ingestDir(store, SOURCES, FIXTURES, () => AFTER_FIXTURES);
 
-describe('ingest of the real recorded payloads', { skip }, () => {
+describe('ingest of the real recorded payloads', () => {
   let store: Store;
   let db: ReturnType<typeof tempDb>;
   before(async () => {

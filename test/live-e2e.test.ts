@@ -17,7 +17,7 @@ import { fixtureDir } from './support/fixtures.js';
 import { testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
-const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
 const TESTDATA = new URL('../src/sources/banks/testdata/', import.meta.url);
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -74,7 +74,7 @@ async function parseOrNothing(source: Source, name: string, file: string): Promi
   }
 }
 
-describe('live ingestion against a local server playing every bank', { skip }, () => {
+describe('live ingestion against a local server playing every bank', () => {
   let server: FeedServer;
   let t: TestApp;
   let key: string;

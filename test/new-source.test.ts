@@ -1,5 +1,5 @@
 // The scaffold, run as a contributor runs it, into a temporary copy of the repository: a recorded
-// payload beside it in shared/fixtures/sources/ZZZZ/, node_modules linked, not copied.
+// payload in its test/fixtures/sources/ZZZZ/, node_modules linked, not copied.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
     repo = join(root, 'kurs');
     for (const path of NEEDED) cpSync(join(REPO, path), join(repo, path), { recursive: true });
     symlinkSync(join(REPO, 'node_modules'), join(repo, 'node_modules'), 'dir');
-    const fixtures = join(root, 'shared', 'fixtures', 'sources', 'ZZZZ');
+    const fixtures = join(repo, 'test', 'fixtures', 'sources', 'ZZZZ');
     mkdirSync(fixtures, { recursive: true });
     writeFileSync(join(fixtures, 'SOURCE.md'), '# ZZZZ\nRecorded by hand for the scaffold test.\n');
     writeFileSync(join(fixtures, 'rates-2026-03-02.csv'), 'date,currency,rate\n2026-03-02,USD,1.2345\n');
@@ -87,14 +87,18 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
     assert.ok(existsSync(join(repo, 'src/sources/banks/zzzz.ts')));
   });
 
-  test('finds payloads that wait for their adapter in shared/fixtures/wave3/', () => {
-    const staged = join(root, 'shared', 'fixtures', 'wave3', 'ZZZY');
+  test('copies recordings waiting beside the repository (shared/fixtures/<wave>/) into test/fixtures/sources/, byte for byte', () => {
+    const staged = join(root, 'shared', 'fixtures', 'wave9', 'ZZZY');
     mkdirSync(staged, { recursive: true });
     writeFileSync(join(staged, 'SOURCE.md'), '# ZZZY\n');
-    writeFileSync(join(staged, 'rates-2014-05-30.xml'), '<rates/>');
+    const bytes = Buffer.from([0x3c, 0x72, 0x2f, 0x3e, 0x0d, 0x0a, 0xff, 0x00]);
+    writeFileSync(join(staged, 'rates-2014-05-30.xml'), bytes);
     const out = scaffold('ZZZY');
     assert.equal(out.status, 0, out.stderr);
     assert.doesNotMatch(out.stderr, /record the feed's payloads/);
+    assert.match(out.stdout, /copied the recordings of .*ZZZY to test\/fixtures\/sources\/ZZZY\//);
+    assert.deepEqual(readFileSync(join(repo, 'test/fixtures/sources/ZZZY/rates-2014-05-30.xml')), bytes);
+    assert.equal(readFileSync(join(repo, 'test/fixtures/sources/ZZZY/SOURCE.md'), 'utf8'), '# ZZZY\n');
     assert.match(readFileSync(join(repo, 'src/sources/banks/zzzy.test.ts'), 'utf8'), /const FILES = \[\n {2}'rates-2014-05-30\.xml',\n\];/);
   });
 });

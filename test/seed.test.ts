@@ -1,4 +1,4 @@
-// The bundled seed: regenerated from ../shared it equals the committed files, it holds every recorded
+// The bundled seed: regenerated from test/fixtures/sources it equals the committed files, it holds every recorded
 // figure (recent part + compressed history), and the history loads in resumable background batches.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -19,17 +19,17 @@ import { seed, SEED_TODAY, tempDb } from './helpers.js';
 import { fixtureDir } from './support/fixtures.js';
 import { PG_TEST_URL, tempPgDatabase } from './support/pg.js';
 
-const { dir: FIXTURES_URL, skip } = fixtureDir();
+const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
 
-describe('the committed seed', { skip }, () => {
+describe('the committed seed', () => {
   let built: BuiltSeed;
   let committed: SeedHistory;
   before(async () => {
     [built, committed] = await Promise.all([buildSeed(FIXTURES, SOURCES), readSeedHistory()]);
   });
 
-  test('is what `npm run seed` generates from ../shared: seed.json, history.json and the history text', () => {
+  test('is what `npm run seed` generates from the recordings: seed.json, history.json and the history text', () => {
     assert.equal(readFileSync(SEED_FILE, 'utf8'), formatSeed(built.recent), 'seed/seed.json is stale: run `npm run seed`');
     assert.equal(readFileSync(SEED_HISTORY_FILE, 'utf8'), formatManifest(built.history.manifest), 'seed/history.json is stale: run `npm run seed`');
     // Compared as text: gzip's bytes may differ between zlib versions, the rows may not.

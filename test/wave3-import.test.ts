@@ -1,4 +1,4 @@
-// Issue 28's acceptance: after importing ../shared/fixtures/wave3 (as `kurs ingest --from-dir` does),
+// Issue 28's acceptance: after importing the ISRA and NABZ recordings (as `kurs ingest --from-dir` does),
 // /v1/bank/ISRA and /v1/bank/NABZ answer the figures the Bank of Israel and CBAR published on the
 // recorded days, per one unit of each currency, exactly.
 import assert from 'node:assert/strict';
@@ -7,11 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { bankUpdate } from '../src/blend/rebase.js';
 import { ingestDir } from '../src/ingest/ingest.js';
 import { SOURCES, sourceByCode } from '../src/sources/index.js';
-import { fixtureDir, WAVE3_ROOT } from './support/fixtures.js';
+import { fixtureDir } from './support/fixtures.js';
 import { testApp, type TestApp } from './helpers.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
-const { skip } = fixtureDir(undefined, WAVE3_ROOT);
 
 interface Row {
   currency: string;
@@ -19,13 +18,13 @@ interface Row {
   bank_update: string;
 }
 
-describe('the wave3 payloads imported, served by /v1/bank', { skip }, () => {
+describe('the ISRA and NABZ payloads imported, served by /v1/bank', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
     t = await testApp({ now: NOW, seeded: false });
     ({ key } = await t.key({ plan: 'business', points: 1000 }));
-    const report = await ingestDir(t.store, SOURCES, fileURLToPath(WAVE3_ROOT), () => NOW);
+    const report = await ingestDir(t.store, SOURCES, fileURLToPath(fixtureDir()), () => NOW, ['ISRA', 'NABZ']);
     assert.deepEqual(report.unknownFolders, []);
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
     await t.market.rebuild(NOW);

@@ -62,7 +62,7 @@ export interface DirReport {
   skippedFiles: string[];
 }
 
-/** The folder's description in the recorded corpus (../shared/fixtures/sources/<CODE>/SOURCE.md). */
+/** The folder's description in the recorded corpus (test/fixtures/sources/<CODE>/SOURCE.md). */
 const DESCRIPTION = 'SOURCE.md';
 
 /** `<dir>/<BANK_CODE>/<payload files>`; `only` limits the banks. */

@@ -24,11 +24,10 @@ describe('recorded copies named with a date stamp', () => {
     assert.equal(acceptedName(ecbf, 'notes-2026-04-13.txt'), undefined);
   });
 
-  const { skip } = fixtureDir();
-  test('every adapter takes a stamped copy of each of its recorded payloads', { skip }, () => {
+  test('every adapter takes a stamped copy of each of its recorded payloads', () => {
     let copies = 0;
     for (const source of SOURCES) {
-      const folder = fixtureDir(source.code).dir;
+      const folder = fixtureDir(source.code);
       for (const file of readdirSync(folder).filter((f) => source.accepts(f))) {
         const stamped = file.replace(/(\.[A-Za-z0-9]+)?$/, (ext) => `.2026-11-25${ext}`);
         // Under the feed's name, or under its own where the adapter's pattern takes the stamp too.

@@ -13,12 +13,11 @@ const post = (message: object) => new Promise<void>((resolve) => process.send!(m
 
 const HTML_ERROR = '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request. Please try again later.</p></body></html>';
 
-/** The smallest recorded payload that holds rates (not a form or a link page), if the corpus has one
- *  (in sources/, or in wave3/ beside it where payloads wait until their adapter has landed). */
+/** The smallest recorded payload that holds rates (not a form or a link page), if the corpus has one. */
 async function realPayload(source: Source): Promise<Payload | undefined> {
   const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-  const dir = [join(fixtures, source.code), join(fixtures, '..', 'wave3', source.code)].find(isDir);
-  if (dir === undefined) return undefined;
+  const dir = join(fixtures, source.code);
+  if (!isDir(dir)) return undefined;
   const names = readdirSync(dir).filter((n) => source.accepts(n));
   for (const name of names.sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size)) {
     const payload = { name, body: readFileSync(join(dir, name)) };

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('AFGB');
+const DIR = fixtureDir('AFGB');
 const FILE = 'dab-exchange-rates-2026-05-18.html';
 const page18May = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
 const parsePage = (html: string) => source.parse({ name: 'https://www.dab.gov.af/exchange-rates?field_date_value=2026-03-04', body: Buffer.from(html) }) as Observation[];
@@ -26,7 +26,7 @@ const page = (rows: string, day = '<p class="font-weight-light mb-0">Last update
 </main></body></html>\n`;
 const USD = row('USD$', '71.2000', '70.8000', '71.1000', '70.9000');
 
-describe('AFGB recorded payload', { skip }, () => {
+describe('AFGB recorded payload', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BAGU');
+const DIR = fixtureDir('BAGU');
 const FILE = 'banguat-TipoCambio-soap-2026-03-24.xml';
 const parseText = (text: string) => source.parse({ name: 'https://www.banguat.gob.gt/variables/ws/TipoCambio.asmx', body: Buffer.from(text) }) as Observation[];
 const recorded = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
@@ -21,7 +21,7 @@ const envelope = (vars: string, total = 1) =>
   `<TipoCambioRangoResponse xmlns="http://www.banguat.gob.gt/variables/ws/"><TipoCambioRangoResult><Vars>${vars}</Vars><TotalItems>${total}</TotalItems></TipoCambioRangoResult></TipoCambioRangoResponse></soap:Body></soap:Envelope>`;
 const VAR = '<Var><moneda>2</moneda><fecha>23/03/2026</fecha><venta>7.65250</venta><compra>7.65250</compra></Var>';
 
-describe('BAGU recorded payload', { skip }, () => {
+describe('BAGU recorded payload', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -10,7 +10,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BAJA');
+const DIR = fixtureDir('BAJA');
 const DATA = 'boja-wdtable-134-counter-rates-TRIMMED.json';
 const PAGE = 'boja-counter-rates-page-2026-03-23.html';
 const recorded = (file: string) => source.parse({ name: file, body: readFileSync(new URL(file, DIR)) }) as Observation[];
@@ -19,7 +19,7 @@ const rows = (...data: string[][]) => source.parse({ name: LIVE, body: Buffer.fr
 const rateOf = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 const USD = ['20 Mar 2026', 'U.S. DOLLAR', '156.6010', '148.7700', '128.7700', '158.6594'];
 
-describe('BAJA recorded payloads', { skip }, () => {
+describe('BAJA recorded payloads', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -11,7 +11,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BALG');
+const DIR = fixtureDir('BALG');
 const BOOK = 'boa-Cotation-DZD-2000-2026-journalier-TRIMMED.xlsx';
 const HUB = 'boa-donnees-historiques-2026-05-22.html';
 const workbook = () => source.parse({ name: BOOK, body: readFileSync(new URL(BOOK, DIR)) }) as Observation[];
@@ -31,7 +31,7 @@ function xlsx(sheets: Record<string, { title: string; rows: (number | null)[][] 
 // 46113 is 1 April 2026 in Excel's day count.
 const APRIL = { 'JPY - DZD': { title: '100 JPY / DZD', rows: [[46113, 83.5474], [null, null], [46114, 83.2742]] }, 'EURO - DZD': { title: 'EURO / DZD', rows: [[46113, 153.6719]] } };
 
-describe('BALG recorded payloads', { skip }, () => {
+describe('BALG recorded payloads', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

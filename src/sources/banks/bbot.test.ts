@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BBOT');
+const DIR = fixtureDir('BBOT');
 const FILE = 'bob-exchange-rates-2026-03-19.csv';
 const history = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
 const csv = (text: string) => source.parse({ name: 'https://www.bankofbotswana.bw/export/exchange-rates.csv?_format=csv&page', body: Buffer.from(text) }) as Observation[];
@@ -19,7 +19,7 @@ const BOM = '\uFEFF';
 const HEAD = 'Date,CHN,EUR,GBP,USD,SDR,YEN,ZAR\n';
 const DAY = '"19 Mar 2026",0.5165,0.0653,0.0564,0.0748,0.0551,11.9500,1.2717\n';
 
-describe('BBOT recorded payload', { skip }, () => {
+describe('BBOT recorded payload', () => {
   const obs = history();
 
   test('every recorded file but SOURCE.md is accepted', () => {

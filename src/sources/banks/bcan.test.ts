@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCAN');
+const DIR = fixtureDir('BCAN');
 
 const parse = (body: string) => source.parse({ name: 'valet/observations/group/FX_RATES_DAILY/json', body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -19,7 +19,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 // seriesDetail also lists FXMYRCAD, FXTHBCAD and FXVNDCAD, but no observation carries them.
 const CCY = 'AUD BRL CHF CNY EUR GBP HKD IDR INR JPY KRW MXN NOK NZD PEN RUB SAR SEK SGD TRY TWD USD ZAR'.split(' ');
 
-describe('BCAN recorded payloads', { skip }, () => {
+describe('BCAN recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

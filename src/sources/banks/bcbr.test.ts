@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCBR');
+const DIR = fixtureDir('BCBR');
 
 const LIVE_USD = 'http://127.0.0.1:1/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)?@moeda=%27USD%27&@dataInicial=%2703-02-2026%27&@dataFinalCotacao=%2703-06-2026%27&$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json';
 const parse = (body: string, name = LIVE_USD) => source.parse({ name, body: Buffer.from(body) });
@@ -17,7 +17,7 @@ const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === da
 const file = (ccy: string) => `ptax-CotacaoMoedaPeriodo-${ccy}-2026-03-01_2026-03-07.json`;
 const WEEK = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'];
 
-describe('BCBR recorded payloads', { skip }, () => {
+describe('BCBR recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -108,7 +108,7 @@ describe('BCBR edge cases', () => {
   });
 });
 
-describe('BCBR round trip through the local feed server', { skip }, () => {
+describe('BCBR round trip through the local feed server', () => {
   test('fetches every currency and reads the served payloads like the recorded files', async () => {
     const recorded = ['EUR', 'JPY', 'USD'];
     const server = await startFeedServer((url) => {

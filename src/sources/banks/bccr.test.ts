@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCCR');
+const DIR = fixtureDir('BCCR');
 const FILE = 'bccr-ObtenerDatosCuadro-IdGrupoVariable1-2026-03-21_2026-03-24.json';
 const PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro';
 const fromFile = () => source.parse({ name: FILE, body: readFileSync(new URL(FILE, DIR)) }) as Observation[];
@@ -28,7 +28,7 @@ function table(days: [string, string, string, string, string][]): string {
 }
 const DAY: [string, string, string, string, string] = ['serie1', '25 mar 2026', '25 mar 2026', '463.50', '468.30'];
 
-describe('BCCR recorded payload', { skip }, () => {
+describe('BCCR recorded payload', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,14 +9,14 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCCU');
+const DIR = fixtureDir('BCCU');
 const file = (ccy: string) => `bcc-historico-${ccy}-2026-05-19_2026-05-22.json`;
 const read = (ccy: string) => source.parse({ name: file(ccy), body: readFileSync(new URL(file(ccy), DIR)) }) as Observation[];
 const LIVE = 'https://api.bc.gob.cu/v1/tasas-de-cambio/historico?codigoMoneda=EUR&fechaInicio=2026-05-19&fechaFin=2026-05-22';
 const parseLive = (text: string, name = LIVE) => source.parse({ name, body: Buffer.from(text) }) as Observation[];
 const DAYS = ['2026-05-19', '2026-05-20', '2026-05-21', '2026-05-22'];
 
-describe('BCCU recorded payloads', { skip }, () => {
+describe('BCCU recorded payloads', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

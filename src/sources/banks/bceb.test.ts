@@ -10,7 +10,7 @@ import { createHttpClient } from '../http.js';
 import type { Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCEB');
+const DIR = fixtureDir('BCEB');
 const JUNE = 'bcb-otras_imprimir2XLS-2026-06-10.xls';
 const JULY = 'bcb-otras_imprimir2XLS-2026-07-13.xls';
 const YEAR = 'bcb-tiposDeCambioHistorico-xls-anio-2007.xls';
@@ -43,7 +43,7 @@ const JULY_ROWS = (currencies: (string | number | null)[][]) => [
 ];
 const EUR = ['UNION EUROPEA', 'EURO', 'EUR', 11.8716, 0.87604];
 
-describe('BCEB recorded payloads', { skip }, () => {
+describe('BCEB recorded payloads', () => {
   test('every recorded file but SOURCE.md is accepted', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCEC');
+const DIR = fixtureDir('BCEC');
 const file = (series: string) => `SieteRestWS-GetSeries-${series}-2026-03-01_2026-03-15.json`;
 
 const NAME = 'https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?function=GetSeries&timeseries=F073.TCO.PRE.Z.D&firstdate=2026-03-01&lastdate=2026-03-15';
@@ -17,7 +17,7 @@ const parseFile = (name: string) => source.parse({ name, body: readFileSync(new 
 const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === date)?.rate;
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13'];
 
-describe('BCEC recorded payloads', { skip }, () => {
+describe('BCEC recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -105,7 +105,7 @@ describe('BCEC edge cases', () => {
   });
 });
 
-describe('BCEC round trip through the local feed server', { skip }, () => {
+describe('BCEC round trip through the local feed server', () => {
   test('reads the served payloads like the recorded files', async () => {
     const server = await startFeedServer((url) => {
       const series = /timeseries=([^&]+)/.exec(url)?.[1] ?? '';

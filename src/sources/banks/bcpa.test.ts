@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCPA');
+const DIR = fixtureDir('BCPA');
 
 const file = (c: string) => `bcp-monedas-historica-2024-${c}.html`;
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
@@ -30,7 +30,7 @@ function page(rows: string[], opts: { code?: string; name?: string; year?: strin
 const ND = Array(12).fill('ND').join(' ');
 const FULL = Array.from({ length: 31 }, (_, d) => (d === 1 ? `7.281,04 ${Array(11).fill('ND').join(' ')}` : ND));
 
-describe('BCPA recorded payloads', { skip }, () => {
+describe('BCPA recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

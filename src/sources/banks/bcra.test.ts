@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCRA');
+const DIR = fixtureDir('BCRA');
 const FILE = 'estadisticascambiarias-v1.0-Cotizaciones-fecha-2026-03-19.json';
 
 const NAME = 'https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones?fecha=2026-03-19';
@@ -22,7 +22,7 @@ const quoted = (obs: Observation[], quote: string) => {
 
 const CCY = 'AUD AWG BOB BRL CAD CHF CLP CNY COP CZK DKK EUR GBP HKD ILS INR JPY MXN NIO NOK NZD PEN PYG RSD RUB SEK SGD TRY USD UYU VND XDR ZAR'.split(' ');
 
-describe('BCRA recorded payloads', { skip }, () => {
+describe('BCRA recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -102,7 +102,7 @@ describe('BCRA edge cases', () => {
   });
 });
 
-describe('BCRA round trip through the local feed server', { skip }, () => {
+describe('BCRA round trip through the local feed server', () => {
   test('reads the served payload like the recorded file', async () => {
     const path = '/estadisticascambiarias/v1.0/Cotizaciones?fecha=2026-03-19';
     const server = await startFeedServer({ [path]: { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json' } });

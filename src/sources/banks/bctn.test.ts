@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BCTN');
+const DIR = fixtureDir('BCTN');
 
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const parse = (body: string) => source.parse({ name: 'https://www.bct.gov.tn/bct/siteprod/cours_archiv.jsp?input=2026-03-02', body: Buffer.from(body) });
@@ -29,7 +29,7 @@ function fragment(rows: string, day = '02/03/2026'): string {
 const row = (code: string, unit: string, value: string) =>
   `<tr> <td nowrap scope='col'><img alt='${code}/CHF' src='images/drapeaux/x.gif' />   NOM</td> <td scope='col'>${code}</td> <td scope='col'><div align='right'>${unit}</div></td> <td scope='col'><div align='right'>  ${value}</div></td> </tr>`;
 
-describe('BCTN recorded payloads', { skip }, () => {
+describe('BCTN recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

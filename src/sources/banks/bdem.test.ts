@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BDEM');
+const DIR = fixtureDir('BDEM');
 const FILE = 'sie-series-SF43718-SF46410-SF46407-SF46406-SF60632-2026-03-01_2026-03-15.json';
 
 const NAME = 'https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-02/2026-03-06';
@@ -17,7 +17,7 @@ const parseFile = (name: string) => source.parse({ name, body: readFileSync(new 
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 
-describe('BDEM recorded payloads', { skip }, () => {
+describe('BDEM recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -96,7 +96,7 @@ describe('BDEM edge cases', () => {
   });
 });
 
-describe('BDEM round trip through the local feed server', { skip }, () => {
+describe('BDEM round trip through the local feed server', () => {
   test('sends the token and reads the served payload like the recorded file', async () => {
     const path = '/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/2026-03-01/2026-03-15';
     const server = await startFeedServer({ [path]: { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json' } });

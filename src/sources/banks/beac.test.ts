@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BEAC');
+const DIR = fixtureDir('BEAC');
 const FILE = 'beac-homepage-2026-05-22.html';
 
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
@@ -37,7 +37,7 @@ function widget(pairs: [string, string, string][], date = '04/03/2026'): string 
     <p style="margin-bottom:0;">Source : BANQUE DES ÉTATS DE L'AFRIQUE CENTRALE</p></div></div></div></aside></body></html>`;
 }
 
-describe('BEAC recorded payloads', { skip }, () => {
+describe('BEAC recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BGAL');
+const DIR = fixtureDir('BGAL');
 
 const page = (n: number) => `bpstat-dataset-23e0cdd5-1998-12-28_1998-12-31-page${n}.json`;
 const SERIES = 'bpstat-dataset-23e0cdd5-series-180121-page1.json';
@@ -33,7 +33,7 @@ function dataset(cats: [string, string][], dates: string[], value: unknown[], se
   };
 }
 
-describe('BGAL recorded payloads', { skip }, () => {
+describe('BGAL recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

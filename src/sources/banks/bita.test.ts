@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BITA');
+const DIR = fixtureDir('BITA');
 const FILES = ['dailyRates-EUR-2026-02-09.csv', 'dailyRates-EUR-2026-02-10.csv'];
 
 const parse = (body: string) =>
@@ -16,7 +16,7 @@ const parse = (body: string) =>
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], quote: string) => obs.find((o) => o.quote === quote)?.rate;
 
-describe('BITA recorded payloads', { skip }, () => {
+describe('BITA recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

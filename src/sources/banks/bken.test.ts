@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BKEN');
+const DIR = fixtureDir('BKEN');
 const FILE = 'iadb-XUDL-17Mar2026-20Mar2026.csv';
 const URL_NAME = 'https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp?csv.x=yes&Datefrom=02/Mar/2026&Dateto=06/Mar/2026&SeriesCodes=XUDLUSS&CSVF=TN&UsingCodes=Y';
 
@@ -19,7 +19,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 
 const CCY = 'AUD CAD CHF CNY CZK DKK EUR HKD HUF ILS INR JPY KRW MYR NOK NZD PLN RON SAR SEK SGD THB TRY TWD USD ZAR'.split(' ');
 
-describe('BKEN recorded payloads', { skip }, () => {
+describe('BKEN recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BNAN');
+const DIR = fixtureDir('BNAN');
 
 const range = (c: string) => `bna-evolucao-taxa-intervalo-${c}-2026-05-18_2026-05-21.json`;
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
@@ -21,7 +21,7 @@ const row = (code: string, taxa: string, tipo = 'M', data = '2026-03-04') =>
   `{"taxa":${taxa},"descricaoTipoCambio":"Taxa de Referência - MEDIO","tipoCambio":"${tipo}","data":"${data}","designacaoMoeda":"X","codigoMoeda":"${code}"}`;
 const answer = (rows: string[]) => `{"genericResponse":[${rows.join(',')}],"success":true}`;
 
-describe('BNAN recorded payloads', { skip }, () => {
+describe('BNAN recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BNRW');
+const DIR = fixtureDir('BNRW');
 
 const file = (c: string) => `bnr-rw-currency_history-${c}-2026-05-19_2026-05-22.json`;
 const RECORDED = ['BIF', 'EUR', 'JPY', 'KES', 'USD'];
@@ -19,7 +19,7 @@ const byDate = (obs: Observation[]) => Object.fromEntries(obs.map((o) => [o.date
 const row = (average: string, date = '04-Mar-26', name = 'USD') =>
   `{"currency_name":"${name}","buying_rate":"1","average_rate":"${average}","selling_rate":"2","post_date":"${date}"}`;
 
-describe('BNRW recorded payloads', { skip }, () => {
+describe('BNRW recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

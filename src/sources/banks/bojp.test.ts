@@ -8,14 +8,14 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BOJP');
+const DIR = fixtureDir('BOJP');
 const FILE = 'getDataCode-FM08-FXERD04-FXERD34-202603.json';
 
 const parse = (body: string) => source.parse({ name: 'api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04', body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === date)?.rate;
 
-describe('BOJP recorded payloads', { skip }, () => {
+describe('BOJP recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -90,7 +90,7 @@ describe('BOJP requests', () => {
     assert.deepEqual(span, ['startDate=202411&endDate=202412', 'startDate=202501&endDate=202512', 'startDate=202601&endDate=202602']);
   });
 
-  test('round trip through the local feed server', { skip }, async () => {
+  test('round trip through the local feed server', async () => {
     const body = readFileSync(new URL(FILE, DIR));
     const server = await startFeedServer({ '/api/v1/getDataCode': { body, contentType: 'application/json; charset=utf-8' } });
     try {

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BRBU');
+const DIR = fixtureDir('BRBU');
 const INDEX = 'brb-affichagetoustauxchange-2026-05-24.html';
 const pdf = (day: string) => `brb-cours-de-change-2026-05-${day}.pdf`;
 
@@ -44,7 +44,7 @@ function bulletinPdf(lines: string[]): Buffer {
 const HEAD = ['BANQUE DE LA REPUBLIQUE', 'DU BURUNDI', 'MONNAIES ETRANGERES Acheteur Cours moyen jour Vendeur'];
 const FOOT = ['* Monnaies non admises au change manuel', 'C O U R S O F F I C I E L S D E S C H A N G E S', 'AU COMPTANT APPLIQUES PAR LA B.R.B', 'EN DATE DU 5 MARS 2026'];
 
-describe('BRBU recorded payloads', { skip }, () => {
+describe('BRBU recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('BREP');
+const DIR = fixtureDir('BREP');
 const FILE = 'datos.gov.co-32sa-8pi3-TRM-from-2026-03-16.json';
 
 const NAME = 'https://www.datos.gov.co/resource/32sa-8pi3.json?$order=vigenciadesde%20DESC&$limit=1';
@@ -18,7 +18,7 @@ const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === da
 const trm = (valor: string, from: string, to = from, unidad = 'COP') =>
   `{"valor":"${valor}","unidad":"${unidad}","vigenciadesde":"${from}T00:00:00.000","vigenciahasta":"${to}T00:00:00.000"}`;
 
-describe('BREP recorded payloads', { skip }, () => {
+describe('BREP recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -79,7 +79,7 @@ describe('BREP edge cases', () => {
   });
 });
 
-describe('BREP round trip through the local feed server', { skip }, () => {
+describe('BREP round trip through the local feed server', () => {
   test('reads the served payload like the recorded file', async () => {
     const server = await startFeedServer({ '/resource/32sa-8pi3.json': { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json;charset=utf-8' } });
     try {

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBCE');
+const DIR = fixtureDir('CBCE');
 const RESULTS = 'cbsl-exrates_results-2026-05-22.html';
 const FORM = 'cbsl-exrates-form.html';
 
@@ -17,7 +17,7 @@ const parse = (body: string) => source.parse({ name: 'exrates_results.php', body
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 
-describe('CBCE recorded payloads', { skip }, () => {
+describe('CBCE recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

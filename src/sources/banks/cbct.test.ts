@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBCT');
+const DIR = fixtureDir('CBCT');
 const FILE = 'cbc-DataAPI-BP01D01-2026-03-30.json';
 
 const parse = (body: string) => source.parse({ name: 'Get?FileName=BP01D01', body: Buffer.from(body) }) as Observation[];
@@ -17,7 +17,7 @@ const parseFile = (name: string) => source.parse({ name, body: readFileSync(new 
 const find = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote);
 const shown = (o: Observation | undefined) => o && `${o.rate} ${o.direction}`;
 
-describe('CBCT recorded payloads', { skip }, () => {
+describe('CBCT recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBCU');
+const DIR = fixtureDir('CBCU');
 const FILE = 'awsbcucotizaciones-2225-USD-2026-03-27_2026-03-31.xml';
 
 const NAME = 'https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones';
@@ -21,7 +21,7 @@ const answer = (rows: string, status = '<status>1</status><codigoerror>0</codigo
 <SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><wsbcucotizaciones.ExecuteResponse xmlns="Cotiza"><Salida xmlns="Cotiza">
 <respuestastatus>${status}</respuestastatus><datoscotizaciones>${rows}</datoscotizaciones></Salida></wsbcucotizaciones.ExecuteResponse></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
 
-describe('CBCU recorded payloads', { skip }, () => {
+describe('CBCU recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -95,7 +95,7 @@ describe('CBCU edge cases', () => {
   });
 });
 
-describe('CBCU round trip through the local feed server', { skip }, () => {
+describe('CBCU round trip through the local feed server', () => {
   test('posts the envelopes and reads the served payload like the recorded file', async () => {
     const server = await startFeedServer({ '/wscotizaciones/servlet/awsbcucotizaciones': { body: readFileSync(new URL(FILE, DIR)), contentType: 'text/xml;charset=utf-8' } });
     try {

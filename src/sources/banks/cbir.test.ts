@@ -11,7 +11,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBIR');
+const DIR = fixtureDir('CBIR');
 const BOOK = 'cbi-exchange-rates-file-177909880482668.xlsx';
 const PAGE = 'cbi-page-144-2026-05-22.html';
 
@@ -19,7 +19,7 @@ const parse = (body: Buffer | string) => source.parse({ name: 'static/uploads/up
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 
-describe('CBIR recorded payloads', { skip }, () => {
+describe('CBIR recorded payloads', () => {
   // Reading the 1.7 MB workbook takes seconds: once for the tests that only look.
   let book: Observation[] = [];
 

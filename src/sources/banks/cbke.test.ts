@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBKE');
+const DIR = fixtureDir('CBKE');
 
 const FILE = 'wdtable-193-forex.json';
 const NAME = 'https://www.centralbank.go.ke/wp-admin/admin-ajax.php?action=get_wdtable&table_id=193';
@@ -23,7 +23,7 @@ const quoted = (obs: Observation[], date: string, quote: string) => {
 
 const CCY = 'AED AUD BIF CAD CHF CNY DKK EUR GBP HKD INR JPY NOK RWF SAR SEK SGD TZS UGX USD ZAR'.split(' ');
 
-describe('CBKE recorded payloads', { skip }, () => {
+describe('CBKE recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

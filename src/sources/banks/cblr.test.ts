@@ -9,14 +9,14 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBLR');
+const DIR = fixtureDir('CBLR');
 const FILE = 'cbl-buying-selling-rates-2026-05-24.html';
 
 const parse = (body: string) => source.parse({ name: 'research/buying-selling-rates?page=0', body: Buffer.from(body) }) as Observation[];
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === date)?.rate;
 
-describe('CBLR recorded payloads', { skip }, () => {
+describe('CBLR recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -10,7 +10,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBMY');
+const DIR = fixtureDir('CBMY');
 const FILE = 'cbm-api-latest-2026-04-09.json';
 
 const parse = (body: string) => source.parse({ name: 'api/latest', body: Buffer.from(body) }) as Observation[];
@@ -20,7 +20,7 @@ const quoted = (obs: Observation[], quote: string) => {
   return o && `${o.rate}/${o.unit}`;
 };
 
-describe('CBMY recorded payloads', { skip }, () => {
+describe('CBMY recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

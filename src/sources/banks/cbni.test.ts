@@ -9,14 +9,14 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBNI');
+const DIR = fixtureDir('CBNI');
 const FILE = 'cbn-GetAllExchangeRates-TRIMMED.json';
 
 const parse = (body: string) => source.parse({ name: 'api/GetAllExchangeRates', body: Buffer.from(body) }) as Observation[];
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 
-describe('CBNI recorded payloads', { skip }, () => {
+describe('CBNI recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

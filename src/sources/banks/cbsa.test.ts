@@ -10,7 +10,7 @@ import { createHttpClient } from '../http.js';
 import type { Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBSA');
+const DIR = fixtureDir('CBSA');
 const PAGE = 'cbs-daily-exchange-rates-2026-06-03.html';
 const BOOK = 'cbs-Historical-Daily-Rates-June032026.xlsx';
 
@@ -18,9 +18,9 @@ const parse = (body: string | Buffer, name = 'daily-exchange-rates') => source.p
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) => o.date === date && o.quote === quote)?.rate;
 
-describe('CBSA recorded payloads', { skip }, () => {
+describe('CBSA recorded payloads', () => {
   // The workbook holds 18 years; read it once.
-  const book = skip ? [] : parseFile(BOOK);
+  const book = parseFile(BOOK);
 
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();

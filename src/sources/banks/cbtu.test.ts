@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('CBTU');
+const DIR = fixtureDir('CBTU');
 const FILE = 'cbt-kurs-20052026.xml';
 
 const parse = (body: string) => source.parse({ name: 'kurs/2026/20052026.xml', body: Buffer.from(body) }) as Observation[];
@@ -19,7 +19,7 @@ const perUnit = (obs: Observation[], quote: string) => {
   return o && `${o.rate}/${o.unit}`;
 };
 
-describe('CBTU recorded payloads', { skip }, () => {
+describe('CBTU recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

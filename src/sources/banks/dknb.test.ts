@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('DKNB');
+const DIR = fixtureDir('DKNB');
 const FILE = 'statbank-DNVALD-KBH-2025-03-03_2026-03-31.csv';
 
 const parse = (body: string) => source.parse({ name: 'statbank-DNVALD-KBH-2026-03-02_2026-03-06.csv', body: Buffer.from(body) });
@@ -19,7 +19,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))].sort(
 
 const CCY = 'AUD BGN BRL CAD CHF CNY CZK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP PLN RON SEK SGD THB TRY USD ZAR'.split(' ');
 
-describe('DKNB recorded payloads', { skip }, () => {
+describe('DKNB recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('ECBF');
+const DIR = fixtureDir('ECBF');
 
 const parse = (name: string, body: string | Buffer) => source.parse({ name, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -37,7 +37,7 @@ function zipOf(name: string, content: string): Buffer {
   return Buffer.concat([local, Buffer.from(name), packed, end]);
 }
 
-describe('ECBF recorded payloads', { skip }, () => {
+describe('ECBF recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('FRNY');
+const DIR = fixtureDir('FRNY');
 
 const fileOf = (series: string) => `fred-observations-${series}-from-2026-03-01.json`;
 const parseSeries = (series: string) => source.parse({ name: fileOf(series), body: readFileSync(new URL(fileOf(series), DIR)) });
@@ -17,7 +17,7 @@ const parse = (body: string, name = URL_EU) => source.parse({ name, body: Buffer
 const rates = (obs: Observation[]) => obs.map((o) => o.rate);
 const DAYS = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13'];
 
-describe('FRNY recorded payloads', { skip }, () => {
+describe('FRNY recorded payloads', () => {
   test('one recorded payload per mapped series, all accepted; SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

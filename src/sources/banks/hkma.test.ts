@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('HKMA');
+const DIR = fixtureDir('HKMA');
 const FILE = 'er-eeri-daily-end_of_day-from-2026-02-25.json';
 const PATH = '/market-data-and-statistics/monthly-statistical-bulletin/er-ir/er-eeri-daily';
 
@@ -18,7 +18,7 @@ const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) =
 
 const CCY = 'AUD CAD CHF CNY EUR GBP IDR INR JPY KRW MYR PHP SGD THB TWD USD ZAR'.split(' ');
 
-describe('HKMA recorded payloads', { skip }, () => {
+describe('HKMA recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -97,7 +97,7 @@ describe('HKMA requests', () => {
     assert.deepEqual(long, ['2025-01-01..2025-04-10', '2025-04-11..2025-06-30']);
   });
 
-  test('round trip through the local feed server', { skip }, async () => {
+  test('round trip through the local feed server', async () => {
     const body = readFileSync(new URL(FILE, DIR));
     const server = await startFeedServer({ [PATH]: { body, contentType: 'application/json' } });
     try {

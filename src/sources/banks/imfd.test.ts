@@ -8,7 +8,7 @@ import { source } from './imfd.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('IMFD');
+const DIR = fixtureDir('IMFD');
 const REP = 'rms_mth-REP-2026-03.tsv';
 const SDRCV = 'rms_mth-SDRCV-2026-03.tsv';
 const FIVE = 'rms_five-2023-01-30.tsv';
@@ -25,7 +25,7 @@ const REP_CCY = 'AED AUD BND BRL BWP CAD CHF CLP CNY CZK DKK DZD EUR GBP ILS INR
 // The "(1)" rows: U.S. dollars per currency unit.
 const USD_PER_UNIT = ['AUD', 'BWP', 'EUR', 'GBP', 'NZD'];
 
-describe('IMFD recorded payloads', { skip }, () => {
+describe('IMFD recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -129,7 +129,7 @@ describe('IMFD edge cases', () => {
   });
 });
 
-describe('IMFD round trip through the local feed server', { skip }, () => {
+describe('IMFD round trip through the local feed server', () => {
   test('reads the served reports like the recorded files', async () => {
     const server = await startFeedServer((url) => {
       if (!url.startsWith('/rms_mth.aspx?')) return undefined;

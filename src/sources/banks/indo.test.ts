@@ -8,7 +8,7 @@ import { source } from './indo.js';
 import { ParseError } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('INDO');
+const DIR = fixtureDir('INDO');
 const FILE = 'transaksi-bi-AED-2026-03-02_2026-03-05.html';
 const PATH = '/en/statistik/informasi-kurs/transaksi-bi/default.aspx';
 const FIELD = 'ctl00$PlaceHolderMain$g_6c89d4ad_107f_437d_bd54_8fda17b556bf$ctl00$';
@@ -16,7 +16,7 @@ const FIELD = 'ctl00$PlaceHolderMain$g_6c89d4ad_107f_437d_bd54_8fda17b556bf$ctl0
 const parse = (body: string) => source.parse({ name: `https://www.bi.go.id${PATH}#USD`, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
 
-describe('INDO recorded payloads', { skip }, () => {
+describe('INDO recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -122,7 +122,7 @@ describe('INDO requests', () => {
     assert.throws(() => source.follow!(error, { from: '2026-03-02', to: '2026-03-06' }, { base }), /not the transaction-rate form/);
   });
 
-  test('round trip through the local feed server: GET the form, then post it back', { skip }, async () => {
+  test('round trip through the local feed server: GET the form, then post it back', async () => {
     const body = readFileSync(new URL(FILE, DIR));
     const server = await startFeedServer((_path, req) =>
       req.method === 'GET'

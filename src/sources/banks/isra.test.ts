@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { source } from './isra.js';
 
-const { dir: DIR, skip } = fixtureDir('ISRA');
+const DIR = fixtureDir('ISRA');
 // The recorded payloads (SOURCE.md describes them and is not one).
 const FILES = [
   'currency-latest-2014-05-30.xml',
@@ -31,7 +31,7 @@ const quoted = (obs: Observation[], quote: string) => {
 };
 const CCY = 'AUD CAD CHF DKK EGP EUR GBP JOD JPY LBP NOK SEK USD ZAR'.split(' ');
 
-describe('ISRA recorded payloads', { skip }, () => {
+describe('ISRA recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const names = readdirSync(DIR).sort();
     assert.deepEqual(names.filter((f) => source.accepts(f)), FILES);
@@ -62,12 +62,12 @@ describe('ISRA recorded payloads', { skip }, () => {
 });
 
 describe('ISRA current feeds (format-faithful, not recorded)', () => {
-  test('the SDMX CSV: UNIT_MULT is a power of ten, the BOM and CRLF are no part of a value', { skip }, () => {
+  test('the SDMX CSV: UNIT_MULT is a power of ten, the BOM and CRLF are no part of a value', () => {
     const obs = parse(SDMX_CSV, `https://edge.boi.gov.il${SDMX_PATH}?c[DATA_TYPE]=OF00&startperiod=2014-05-30&endperiod=2014-05-30&format=csv`);
     assert.deepEqual(obs, parseFile('currency-rdate-20140530.xml'));
   });
 
-  test('GetExchangeRates JSON keeps the published digits and dates each rate by its lastUpdate', { skip }, () => {
+  test('GetExchangeRates JSON keeps the published digits and dates each rate by its lastUpdate', () => {
     const obs = parse(PUBLIC_API, 'https://boi.org.il/PublicApi/GetExchangeRates');
     assert.deepEqual(obs, parseFile('currency-rdate-20140530.xml'));
   });
@@ -128,7 +128,7 @@ describe('ISRA requests', () => {
     assert.ok(!source.accepts('SOURCE.md'));
   });
 
-  test('round trip through the local feed server: the window\'s rates, and a holiday window\'s 404 skipped', { skip }, async () => {
+  test('round trip through the local feed server: the window\'s rates, and a holiday window\'s 404 skipped', async () => {
     const server = await startFeedServer((path) => (path.includes('startperiod=2014-05-30') ? { body: SDMX_CSV, contentType: 'text/csv' } : undefined));
     try {
       const http = createHttpClient({ retries: 0 });

@@ -9,7 +9,7 @@ import { source } from './mark.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('MARK');
+const DIR = fixtureDir('MARK');
 const FILE = 'bbk-BBEX3-D..DEM.AA.AC.000-1998-12-21_1998-12-30.csv';
 
 const parse = (body: string) => source.parse({ name: 'data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv', body: Buffer.from(body) }) as Observation[];
@@ -21,7 +21,7 @@ const perUnit = (obs: Observation[], date: string, quote: string) => {
 
 const CURRENCIES = 'ATS BEF CAD CHF DKK ESP FIM FRF GBP IEP ITL JPY LUF NLG NOK PTE SEK USD'.split(' ');
 
-describe('MARK recorded payloads', { skip }, () => {
+describe('MARK recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { source } from './masg.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('MASG');
+const DIR = fixtureDir('MASG');
 const FILE = 'msb-ExchangeRates-export.csv';
 const PATH = '/statistics/msb/ExchangeRates.aspx';
 const FORM = 'ctl00$ContentPlaceHolder1$';
@@ -22,7 +22,7 @@ const quoted = (obs: Observation[], date: string, quote: string) => {
 
 const CCY = 'AED AUD CAD CHF CNY EUR GBP HKD IDR INR JPY KRW MYR NZD PHP QAR SAR THB TWD USD VND'.split(' ');
 
-describe('MASG recorded payloads', { skip }, () => {
+describe('MASG recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -136,7 +136,7 @@ describe('MASG requests', () => {
     assert.throws(() => source.follow!(error, { from: '2026-03-02', to: '2026-03-06' }, { base }), /not the exchange-rate form/);
   });
 
-  test('round trip through the local feed server: GET the form, then post it back', { skip }, async () => {
+  test('round trip through the local feed server: GET the form, then post it back', async () => {
     const body = readFileSync(new URL(FILE, DIR));
     const server = await startFeedServer((_path, req) =>
       req.method === 'GET'

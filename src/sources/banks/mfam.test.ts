@@ -9,7 +9,7 @@ import { source } from './mfam.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('MFAM');
+const DIR = fixtureDir('MFAM');
 const FILE = 'amcm-financial_info-QueryType1-2026-05-18_2026-05-22.json';
 
 const parse = (body: string) => source.parse({ name: 'financial_info?Begin=20260518&End=20260522&QueryType=1', body: Buffer.from(body) }) as Observation[];
@@ -19,7 +19,7 @@ const day = (obs: Observation[], date: string) => Object.fromEntries(obs.filter(
 
 const CURRENCIES = 'AUD CAD CHF CNY DKK EUR GBP HKD JPY KRW MYR NOK NZD SEK SGD TWD USD'.split(' ');
 
-describe('MFAM recorded payloads', { skip }, () => {
+describe('MFAM recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,14 +9,14 @@ import { source } from './mmau.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('MMAU');
+const DIR = fixtureDir('MMAU');
 const FILE = 'mma-referencerates-2026-05-21.json';
 
 const parse = (body: string) => source.parse({ name: 'JSON/referencerates.json?v=20260521', body: Buffer.from(body) }) as Observation[];
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) }) as Observation[];
 const rate = (obs: Observation[], date: string) => obs.find((o) => o.date === date)?.rate;
 
-describe('MMAU recorded payloads', { skip }, () => {
+describe('MMAU recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

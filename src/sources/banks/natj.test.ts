@@ -8,7 +8,7 @@ import { createHttpClient } from '../http.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NATJ');
+const DIR = fixtureDir('NATJ');
 
 const parse = (body: string, name = 'en/kurs/export_xml.php?date=2026-05-20&export=xmlout') => source.parse({ name, body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -21,7 +21,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 const CCY = ('AED AFN AMD AUD AZN BYN CAD CHF CNY DKK EUR GBP GEL INR IRR ISK JPY KGS KRW KWD KZT MDL MYR NOK PKR PLN ' +
   'RUB SAR SEK SGD THB TMT TRY UAH USD UZS').split(' ');
 
-describe('NATJ recorded payloads', { skip }, () => {
+describe('NATJ recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { source } from './nbhr.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NBHR');
+const DIR = fixtureDir('NBHR');
 const V3 = 'tecajn-eur-v3-2023-01-02_2023-01-06.json';
 const V2 = 'tecajn-v2-2022-12-28_2022-12-31-HRK.json';
 
@@ -18,7 +18,7 @@ const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) =
 
 const CCY = 'AUD BAM CAD CHF CZK DKK GBP HUF JPY NOK PLN SEK USD'.split(' ');
 
-describe('NBHR recorded payloads', { skip }, () => {
+describe('NBHR recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -110,7 +110,7 @@ describe('NBHR requests', () => {
     ]);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const body = readFileSync(new URL(V3, DIR));
     const server = await startFeedServer({ '/tecajn-eur/v3?datum-primjene-od=2026-03-02&datum-primjene-do=2026-03-06': { body, contentType: 'application/json;charset=UTF-8' } });
     servers.push(server);

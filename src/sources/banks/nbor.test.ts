@@ -8,7 +8,7 @@ import { source } from './nbor.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NBOR');
+const DIR = fixtureDir('NBOR');
 const YEAR_2026 = 'nbrfxrates2026-as-of-2026-08-19.xml';
 
 const parse = (body: string, name = 'https://curs.bnr.ro/nbrfxrates.xml') => source.parse({ name, body: Buffer.from(body) });
@@ -21,7 +21,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 
 const CCY = 'AED AUD BRL CAD CHF CNY CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MDL MXN MYR NOK NZD PHP PLN RSD RUB SEK SGD THB TRY UAH USD XDR ZAR'.split(' ');
 
-describe('NBOR recorded payloads', { skip }, () => {
+describe('NBOR recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -118,7 +118,7 @@ describe('NBOR requests', () => {
     assert.deepEqual(span.map((r) => r.url.split('/').pop()), ['nbrfxrates2024.xml', 'nbrfxrates2025.xml', 'nbrfxrates2026.xml']);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const body = readFileSync(new URL(YEAR_2026, DIR));
     const server = await startFeedServer({ '/files/xml/years/nbrfxrates2026.xml': { body, contentType: 'text/xml' } });
     servers.push(server);

@@ -8,7 +8,7 @@ import { source } from './nbpl.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NBPL');
+const DIR = fixtureDir('NBPL');
 
 const parse = (body: string) => source.parse({ name: 'api/exchangerates/tables/A/', body: Buffer.from(body) });
 const parseFile = (name: string) => source.parse({ name, body: readFileSync(new URL(name, DIR)) });
@@ -18,7 +18,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 
 const TABLE_A = 'AUD BRL CAD CHF CLP CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MXN MYR NOK NZD PHP RON SEK SGD THB TRY UAH USD XDR ZAR'.split(' ');
 
-describe('NBPL recorded payloads', { skip }, () => {
+describe('NBPL recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { source } from './nbrm.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NBRM');
+const DIR = fixtureDir('NBRM');
 const SATURDAY = 'GetExchangeRate-30.05.2026.json';
 
 const parse = (body: string) => source.parse({ name: 'https://www.nbrm.mk/KLServiceNOV/GetExchangeRate?StartDate=06.03.2026&EndDate=06.03.2026&format=json', body: Buffer.from(body) });
@@ -17,7 +17,7 @@ const rate = (obs: Observation[], quote: string) => obs.find((o) => o.quote === 
 
 const CCY = 'AUD BRL CAD CHF CNY CZK DKK EUR GBP HKD HUF IDR ILS INR JPY KRW MXN MYR NOK NZD PHP PLN RON RSD RUB SEK SGD THB TRY USD ZAR'.split(' ');
 
-describe('NBRM recorded payloads', { skip }, () => {
+describe('NBRM recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -93,7 +93,7 @@ describe('NBRM requests', () => {
     assert.ok(requests.every((r) => source.accepts(r.name ?? r.url)));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const body = readFileSync(new URL(SATURDAY, DIR));
     const server = await startFeedServer({ '/KLServiceNOV/GetExchangeRate?StartDate=02.03.2026&EndDate=06.03.2026&format=json': { body, contentType: 'application/json; charset=utf-8' } });
     servers.push(server);

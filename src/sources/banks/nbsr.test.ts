@@ -9,7 +9,7 @@ import { source } from './nbsr.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NBSR');
+const DIR = fixtureDir('NBSR');
 const LISTS = ['foreign-cash', 'foreign-exchange', 'middle'].map((list) => `nbs-kursna-lista-252-2015-12-31-${list}.xml`);
 const [CASH, EXCHANGE, MIDDLE] = LISTS as [string, string, string];
 const FORM = new URL('./testdata/NBSR-form.html', import.meta.url);
@@ -21,7 +21,7 @@ const perUnit = (obs: Observation[], quote: string) => {
   return o && `${o.rate}/${o.unit}`;
 };
 
-describe('NBSR recorded payloads', { skip }, () => {
+describe('NBSR recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -9,7 +9,7 @@ import { source } from './ncam.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NCAM');
+const DIR = fixtureDir('NCAM');
 const POSTED = 'nbc-exchange_rate-2026-05-18.html';
 const FORM = 'nbc-exchange_rate-form.html';
 
@@ -23,7 +23,7 @@ const perUnit = (obs: Observation[], quote: string) => {
 // The 28 table rows less CNH, plus the USD headline.
 const CURRENCIES = 'AED AUD CAD CHF CNY DKK EUR GBP HKD IDR INR JPY KRW LAK MMK MYR NGN NZD PHP SAR SEK SGD THB TWD USD VND XDR ZAR'.split(' ');
 
-describe('NCAM recorded payloads', { skip }, () => {
+describe('NCAM recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -10,7 +10,7 @@ import { source } from './nrbl.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NRBL');
+const DIR = fixtureDir('NRBL');
 const FILE = 'nrb-forex-v1-rates-2026-04-01_2026-04-05.json';
 const API = 'https://www.nrb.org.np/api/forex/v1/rates?from=2026-04-01&to=2026-04-01&per_page=100&page=1';
 
@@ -23,7 +23,7 @@ const at = (obs: Observation[], date: string, quote: string) => {
 
 const CCY = 'AED AUD BHD CAD CHF CNY DKK EUR GBP HKD INR JPY KRW KWD MYR OMR QAR SAR SEK SGD THB USD'.split(' ');
 
-describe('NRBL recorded payload', { skip }, () => {
+describe('NRBL recorded payload', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -112,7 +112,7 @@ describe('NRBL requests', () => {
     ]);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const server = await startFeedServer({ '/api/forex/v1/rates': { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json' } });
     try {
       const payloads = await fetchSource(source, { from: '2026-04-01', to: '2026-04-05' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));

@@ -11,7 +11,7 @@ import { source } from './nrbt.js';
 import { type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('NRBT');
+const DIR = fixtureDir('NRBT');
 const FILE = 'nrbt-average_daily_exchange_rates-2026-05-24.xlsx';
 
 const parseBody = (body: Buffer) => source.parse({ name: source.feedUrl, body }) as Observation[];
@@ -26,7 +26,7 @@ const day = (obs: Observation[], date: string) =>
 
 const CCY = 'AUD EUR FJD GBP JPY NZD USD WST CHF CAD SEK SGD'.split(' ');
 
-describe('NRBT recorded payload', { skip }, () => {
+describe('NRBT recorded payload', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -116,7 +116,7 @@ describe('NRBT requests', () => {
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const server = await startFeedServer({ '/data/docs/fmarkets/exrates/average_daily_exchange_rates.xlsx': { body: readFileSync(new URL(FILE, DIR)) } });
     try {
       const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));

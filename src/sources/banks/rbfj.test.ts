@@ -11,7 +11,7 @@ import { source } from './rbfj.js';
 import { NoPublication, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('RBFJ');
+const DIR = fixtureDir('RBFJ');
 const BOOK = 'rbf-8.8-Exchange-Rates-Daily-9.xlsx';
 const HUB = 'rbf-economic-and-financial-statistics-2026-05-24.html';
 const LINKED = 'https://www.rbf.gov.fj/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx';
@@ -26,7 +26,7 @@ const day = (obs: Observation[], date: string) =>
     .map((o) => `${o.quote} ${o.rate}`)
     .join(', ');
 
-describe('RBFJ recorded payloads', { skip }, () => {
+describe('RBFJ recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -111,7 +111,7 @@ describe('RBFJ requests', () => {
     assert.deepEqual(requests, [{ url: `${base}/statistics/economic-and-financial-statistics/`, follow: true }]);
   });
 
-  test('follows the recorded hub to the workbook it links, moved onto the base URL', { skip }, () => {
+  test('follows the recorded hub to the workbook it links, moved onto the base URL', () => {
     const page = { name: 'hub', url: `${base}/statistics/economic-and-financial-statistics/`, body: readFileSync(new URL(HUB, DIR)) };
     const requests = source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base });
     assert.deepEqual(requests, [{ url: `${base}/wp-content/uploads/2026/05/8.8-Exchange-Rates-Daily-9.xlsx` }]);
@@ -123,7 +123,7 @@ describe('RBFJ requests', () => {
     assert.throws(() => source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base }), /links no 8\.8-Exchange-Rates-Daily workbook/);
   });
 
-  test('round trip through a local feed server: the hub, then the workbook it links', { skip }, async () => {
+  test('round trip through a local feed server: the hub, then the workbook it links', async () => {
     const hub = readFileSync(new URL(HUB, DIR));
     const book = readFileSync(new URL(BOOK, DIR));
     const server = await startFeedServer({

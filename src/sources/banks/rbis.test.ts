@@ -10,7 +10,7 @@ import { source } from './rbis.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('RBIS');
+const DIR = fixtureDir('RBIS');
 const FILE = 'fbil-refrates-fetchfiltered-2026-03-17_2026-03-21.json';
 
 const parse = (body: string) => source.parse({ name: source.feedUrl, body: Buffer.from(body) }) as Observation[];
@@ -20,7 +20,7 @@ const at = (obs: Observation[], date: string, quote: string) => {
   return o && `${o.rate}/${o.unit}`;
 };
 
-describe('RBIS recorded payload', { skip }, () => {
+describe('RBIS recorded payload', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -87,7 +87,7 @@ describe('RBIS requests', () => {
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const server = await startFeedServer({ '/wasdm/refrates/fetchfiltered': { body: readFileSync(new URL(FILE, DIR)), contentType: 'application/json' } });
     try {
       const payloads = await fetchSource(source, { from: '2026-03-17', to: '2026-03-21' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));

@@ -10,7 +10,7 @@ import { source } from './rbva.js';
 import { type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('RBVA');
+const DIR = fixtureDir('RBVA');
 const FILE = 'rbv-exchange-rates-limit100000-2026-05-24.html';
 
 const parse = (body: string) => source.parse({ name: source.feedUrl, body: Buffer.from(body) }) as Observation[];
@@ -21,7 +21,7 @@ const day = (obs: Observation[], date: string) =>
     .map((o) => `${o.quote} ${o.rate}`)
     .join(', ');
 
-describe('RBVA recorded payload', { skip }, () => {
+describe('RBVA recorded payload', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -95,7 +95,7 @@ describe('RBVA requests', () => {
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const server = await startFeedServer({ '/index.php/en/exchange-rates?limit1=100000': { body: readFileSync(new URL(FILE, DIR)), contentType: 'text/html; charset=utf-8' } });
     try {
       const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));

@@ -8,7 +8,7 @@ import { source } from './rsbk.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('RSBK');
+const DIR = fixtureDir('RSBK');
 const FILE = 'f11.1-data.csv';
 
 const parse = (body: string) => source.parse({ name: 'https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv', body: Buffer.from(body) });
@@ -19,7 +19,7 @@ const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 
 const CCY = 'CAD CHF CNY EUR GBP HKD IDR INR JPY KRW MYR NZD PGK PHP SGD THB TWD USD VND XDR'.split(' ');
 
-describe('RSBK recorded payloads', { skip }, () => {
+describe('RSBK recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -8,7 +8,7 @@ import { SARB_SERIES, source } from './sarb.js';
 import { ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('SARB');
+const DIR = fixtureDir('SARB');
 
 const fileOf = (series: string) => `GetTimeseriesObservations-${series}-2026-03-23_2026-03-27.json`;
 const parseSeries = (series: string) => source.parse({ name: fileOf(series), body: readFileSync(new URL(fileOf(series), DIR)) });
@@ -18,7 +18,7 @@ const byDate = (obs: Observation[]) => Object.fromEntries(obs.map((o) => [o.date
 // Newest first, and no row for Monday 23 March (the Human Rights Day holiday moved off the Saturday).
 const DATES = ['2026-03-27', '2026-03-26', '2026-03-25', '2026-03-24'];
 
-describe('SARB recorded payloads', { skip }, () => {
+describe('SARB recorded payloads', () => {
   test('one recorded payload per mapped series, all accepted; SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

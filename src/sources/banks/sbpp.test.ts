@@ -11,7 +11,7 @@ import { source } from './sbpp.js';
 import { type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('SBPP');
+const DIR = fixtureDir('SBPP');
 const MONTH = 'sbp-BFER_Daily-2026-07-22.xlsx';
 const ARCHIVE = 'sbp-BFER_Daily_Arch-2026-07-22.xlsx';
 
@@ -23,7 +23,7 @@ const day = (obs: Observation[], date: string, quotes: string[]) => quotes.map((
 
 const CCY = 'AED AUD BHD CAD CHF CNY DKK EUR GBP HKD JPY KWD MYR NOK NZD OMR QAR SAR SEK SGD THB TRY USD'.split(' ');
 
-describe('SBPP recorded payloads', { skip }, () => {
+describe('SBPP recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -119,7 +119,7 @@ describe('SBPP requests', () => {
     for (const r of requests) assert.ok(source.accepts(r.name ?? r.url));
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const server = await startFeedServer({
       '/BFER_Daily_Arch.xlsx': { body: readFileSync(new URL(ARCHIVE, DIR)) },
       '/BFER_Daily.xlsx': { body: readFileSync(new URL(MONTH, DIR)) },

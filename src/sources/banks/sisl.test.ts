@@ -8,7 +8,7 @@ import { source } from './sisl.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('SISL');
+const DIR = fixtureDir('SISL');
 const G7 = 'xmltimeseries-GroupID-7-2026-03-24_2026-03-28.xml';
 const G9 = 'xmltimeseries-GroupID-9-2026-03-24_2026-03-28.xml';
 const DAYS = ['2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27'];
@@ -19,7 +19,7 @@ const rate = (obs: Observation[], date: string, quote: string) => obs.find((o) =
 const dates = (obs: Observation[]) => [...new Set(obs.map((o) => o.date))];
 const currencies = (obs: Observation[]) => [...new Set(obs.map((o) => o.quote))].sort();
 
-describe('SISL recorded payloads', { skip }, () => {
+describe('SISL recorded payloads', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);

@@ -10,7 +10,7 @@ import { source } from './tanz.js';
 import { type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('TANZ');
+const DIR = fixtureDir('TANZ');
 const FILE = 'bot-previous_rates-2026-03-24_2026-03-28.html';
 
 const parse = (body: string) => source.parse({ name: source.feedUrl, body: Buffer.from(body) }) as Observation[];
@@ -19,7 +19,7 @@ const at = (obs: Observation[], date: string, quote: string) => obs.find((x) => 
 
 const CCY = 'AED AUD BIF BWP CAD CHF CNY DKK DZD EUR GBP HKD INR IQD IRR JPY KES KRW KWD MWK MYR NAD NGN NOK NZD PKR QAR RWF SAR SEK SGD TRY UGX USD XDR ZAR ZMW'.split(' ');
 
-describe('TANZ recorded payload', { skip }, () => {
+describe('TANZ recorded payload', () => {
   test('every recorded payload is accepted, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -98,7 +98,7 @@ describe('TANZ requests', () => {
   });
 
   // The recorded answer renders the same form as the page a GET returns, token included.
-  test('follows the form with one post for the window, dates as mm/dd/yyyy, token and cookie kept', { skip }, () => {
+  test('follows the form with one post for the window, dates as mm/dd/yyyy, token and cookie kept', () => {
     const page = { name: url, url, body: readFileSync(new URL(FILE, DIR)), cookie: '__RequestVerificationToken=c1' };
     const requests = source.follow!(page, { from: '2026-03-02', to: '2026-03-06' }, { base });
     assert.deepEqual(requests, [
@@ -113,7 +113,7 @@ describe('TANZ requests', () => {
     assert.throws(() => source.follow!({ ...page, body: Buffer.from('<html><body><form action="/Home/Search"></form></body></html>') }, { from: '2026-03-02', to: '2026-03-06' }, { base }), /no previous-rates form/);
   });
 
-  test('round trip through a local feed server: GET the form, then post it back', { skip }, async () => {
+  test('round trip through a local feed server: GET the form, then post it back', async () => {
     const body = readFileSync(new URL(FILE, DIR));
     const server = await startFeedServer((_path, req) =>
       req.method === 'GET'

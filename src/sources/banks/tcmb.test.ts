@@ -8,7 +8,7 @@ import { source } from './tcmb.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
-const { dir: DIR, skip } = fixtureDir('TCMB');
+const DIR = fixtureDir('TCMB');
 const EVDS = 'evds-TP.DK-buy-sell-2026-03-01_2026-03-22.json';
 const TODAY_2015 = 'kurlar-today-2015-12-04.xml';
 
@@ -22,7 +22,7 @@ const quoted = (obs: Observation[], date: string, quote: string) => {
 const EVDS_CCY = 'AED AUD AZN CAD CHF CNY DKK EUR GBP JPY KRW KWD KZT NOK PKR QAR RON RUB SAR SEK USD'.split(' ');
 const XML_2015_CCY = 'AUD BGN CAD CHF CNY DKK EUR GBP IRR JPY KWD NOK PKR RON RUB SAR SEK USD'.split(' ');
 
-describe('TCMB recorded payloads', { skip }, () => {
+describe('TCMB recorded payloads', () => {
   test('every recorded payload is accepted and parsed here, SOURCE.md is not', () => {
     const files = readdirSync(DIR).sort();
     assert.deepEqual(files.filter((f) => !source.accepts(f)), ['SOURCE.md']);
@@ -152,7 +152,7 @@ describe('TCMB requests', () => {
     assert.throws(() => source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1' }), /needs an API key/);
   });
 
-  test('round trip through a local feed server', { skip }, async () => {
+  test('round trip through a local feed server', async () => {
     const body = readFileSync(new URL(EVDS, DIR));
     const server = await startFeedServer({ [PATH]: { body, contentType: 'application/json;charset=UTF-8' } });
     servers.push(server);
