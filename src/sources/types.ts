@@ -3,6 +3,11 @@
 
 export type Cadence = 'daily' | 'weekly' | 'monthly';
 
+/** What a source's terms allow (its `termsUrl` says it in full). Kurs sells access: a source whose
+ *  terms forbid commercial use (`non-commercial`, `personal-use`) is off unless the operator names it
+ *  in KURS_ENABLE_SOURCES; `permission-required` and `unknown` are shown, not enforced. */
+export type Terms = 'open' | 'attribution' | 'non-commercial' | 'personal-use' | 'permission-required' | 'unknown';
+
 /** `direct`: `rate` is units of the bank's base currency per `unit` units of `quote` (CZK per 100 JPY).
  *  `indirect`: `rate` is units of `quote` per `unit` units of the base (USD per 1 EUR at the ECB). */
 export type Direction = 'direct' | 'indirect';
@@ -90,6 +95,8 @@ export interface Source {
   /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
   baseUrl: string;
   termsUrl: string;
+  /** What the terms at `termsUrl` allow (SOURCE.md's licence line). */
+  terms?: Terms;
   /** Hosts besides those of `baseUrl` and `feedUrl` that the bank's pages or redirects really use;
    *  no other host is fetched (docs/reliability.md#host-rules). */
   extraHosts?: readonly string[];
