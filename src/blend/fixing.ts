@@ -23,6 +23,12 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   IMFD: '00:00:00',
   // …except the SDR, which the IMF itself values from London noon rates.
   'IMFD XDR': '12:00:00',
+  // Banco Central de Bolivia's gold and silver (D19) are set before the day's trading: its table of
+  // 2026-06-10 has 4269.71 USD, between BNR's gold of the 9th (4329.86) and of the 10th (4166.42, fixed
+  // at 11:00 UTC, before the table's 12:00), and that of 2026-07-13 4098.70, beside the 10th's 4102.70
+  // rather than the 13th's 4070.19. The start of the date, as for the IMF.
+  'BCEB XAU': '00:00:00',
+  'BCEB XAG': '00:00:00',
 };
 
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */
