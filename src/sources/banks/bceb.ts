@@ -24,7 +24,7 @@ const NOT_RATES = new Set(['USD.VENTA', 'USD.COMPRA', 'USD/D.E.G.', 'Bs/UFV']);
 // is stated the same way, its dollar price times the table's own USD rate, exactly and unrounded, so
 // that rebased to USD (as the blend does inside a table) it is the bank's dollar price itself.
 const METALS_TITLE = /^COTIZACION DE METALES/i;
-const METALS: Readonly<Record<string, string>> = { ORO: 'XAU', PLATA: 'XAG' };
+const METAL_NAMES: Readonly<Record<string, string>> = { ORO: 'XAU', PLATA: 'XAG' };
 const USD_PER_TROY_OUNCE = /USD\.?\/O\.T\.F\./;
 // …/otras_imprimir2XLS.php?qdd=…, bcb-otras_imprimir2XLS-….xls (daily); …/tiposDeCambioHistorico/
 // xls.php?anio=…, bcb-tiposDeCambioHistorico-xls-anio-….xls (yearly).
@@ -70,11 +70,11 @@ function metals(rows: Row[], date: string, usd: string | undefined): Observation
   if (at < 0) return [];
   const out: Observation[] = [];
   // The block's header (or each row) says the unit; the rows run while the first cell names a metal.
-  const unit = rows[at + 1]?.map(text).join(' ') ?? '';
+  const header = rows[at + 1]?.map(text).join(' ') ?? '';
   for (const row of rows.slice(at + 2)) {
-    const quote = METALS[text(row[0])];
+    const quote = METAL_NAMES[text(row[0])];
     if (quote === undefined) break;
-    if (!USD_PER_TROY_OUNCE.test(`${unit} ${row.map(text).join(' ')}`)) fail(`${quote} on ${date} is not stated in USD per troy ounce`);
+    if (!USD_PER_TROY_OUNCE.test(`${header} ${row.map(text).join(' ')}`)) fail(`${quote} on ${date} is not stated in USD per troy ounce`);
     if (usd === undefined) fail(`${quote} on ${date}: a metal in dollars, and no dollar rate in the table`);
     const figure = row.map(text).filter((c) => /^\d/.test(c)).pop();
     const price = decimalOf(fail, figure, `${quote} on ${date}`);
