@@ -1,6 +1,6 @@
-// `npm run new-source -- XXXX`: the four files of a new bank (CONTRIBUTING.md): the adapter skeleton
-// and its test in src/sources/banks/, the registry line in src/sources/index.ts (in code order), a
-// CHANGELOG line. Recordings that wait outside the repository (../shared/fixtures/<wave>/<CODE>/)
+// `npm run new-source -- XXXX`: the files of a new bank it can write (CONTRIBUTING.md lists the rest):
+// the adapter skeleton and its test in src/sources/banks/, the registry lines in src/sources/index.ts
+// (in code order), a CHANGELOG line. Recordings that wait outside the repository (../shared/fixtures/<wave>/<CODE>/)
 // are copied in byte for byte to test/fixtures/sources/<CODE>/. Then it runs the new test once, so
 // the contributor sees where to start.
 import { spawnSync } from 'node:child_process';
@@ -86,6 +86,9 @@ function main(argv: readonly string[]): number {
   delete env.NODE_TEST_CONTEXT;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `src/sources/banks/${lower}.test.ts`], { cwd: fileURLToPath(ROOT), env, stdio: 'inherit' });
   console.log(`\nnext: fill the TODOs in src/sources/banks/${lower}.ts and its test, until this passes:\n  node --import tsx --test src/sources/banks/${lower}.test.ts src/sources/index.test.ts`);
+  console.log('then (CONTRIBUTING.md, steps 5 and 6): the CHANGELOG line; the fixing hour in src/blend/fixing.ts if it is not the');
+  console.log('publication time; the row and the count in docs/data.md and the count in README.md (test/docs-sources.test.ts);');
+  console.log('npm run seed; npm run build:first-start.');
   return run.status === null ? 1 : 0;
 }
 

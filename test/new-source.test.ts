@@ -43,7 +43,7 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
   test('writes the adapter with a TODO per field, and its test listing the recorded payload', () => {
     assert.equal(run.status, 0, run.stderr);
     const adapter = readFileSync(join(repo, 'src/sources/banks/zzzz.ts'), 'utf8');
-    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'grade']) {
+    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'terms', 'grade']) {
       assert.match(adapter, new RegExp(`// TODO[^\\n]*\\n(  //[^\\n]*\\n)*(  [a-zA-Z]+: [^\\n]*\\n)*  ${field}: `), `${field} has no TODO above it`);
     }
     const test = readFileSync(join(repo, 'src/sources/banks/zzzz.test.ts'), 'utf8');

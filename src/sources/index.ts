@@ -1,6 +1,6 @@
-// The registry: every adapter in ./banks/, listed explicitly in code order. Adding a source = its file, its
-// test, two lines here (the import and the SOURCES entry), one CHANGELOG line: `npm run new-source`
-// writes all four (CONTRIBUTING.md).
+// The registry: every adapter in ./banks/, listed explicitly in code order; the one list every count
+// of sources is read from. `npm run new-source` adds the import and the SOURCES entry (CONTRIBUTING.md,
+// "Adding a source", lists every file a new source touches).
 import { source as AFGB } from './banks/afgb.js';
 import { source as BAGU } from './banks/bagu.js';
 import { source as BAJA } from './banks/baja.js';
