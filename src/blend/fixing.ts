@@ -23,6 +23,9 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   IMFD: '00:00:00',
   // …except the SDR, which the IMF itself values from London noon rates.
   'IMFD XDR': '12:00:00',
+  // Peru's SBS buying and selling rates are the day's weighted averages of the banking system's
+  // trades (09:00-13:30 in Lima, UTC-5): their middle; published the next morning (publishedDayOffset 1).
+  CRPE: '16:00:00',
 };
 
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */
@@ -41,9 +44,17 @@ export function publishedOn(source: Pick<SourceInfo, 'publishedDayOffset' | 'pub
   return offset ? addDays(date, offset) : date;
 }
 
+/** The day a figure dated `date` was fixed: its publication day when that comes first (a rate dated
+ *  by the day it takes effect, published the day before), else its own date (a day's close or
+ *  average published the next morning, CRPE). */
+export function fixingDay(source: Pick<SourceInfo, 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string): string {
+  const published = publishedOn(source, date);
+  return published < date ? published : date;
+}
+
 /** `YYYY-MM-DD HH:MM:SS`: when a figure dated `date` was fixed. */
 export function fixingMoment(source: Pick<SourceInfo, 'code' | 'publishedAtUtc' | 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string, currency: string): string {
-  return `${publishedOn(source, date)} ${fixingTime(source, currency)}`;
+  return `${fixingDay(source, date)} ${fixingTime(source, currency)}`;
 }
 
 /** `HH:MM:SS` (UTC): the time of day at which the source fixes its figure for `currency`. */
