@@ -26,6 +26,9 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   // Peru's SBS buying and selling rates are the day's weighted averages of the banking system's
   // trades (09:00-13:30 in Lima, UTC-5): their middle; published the next morning (publishedDayOffset 1).
   CRPE: '16:00:00',
+  // Trinidad and Tobago's buying and selling rates average the day's dealer trades (08:00-16:00 in
+  // Port of Spain, UTC-4): their middle, hours before the evening publication.
+  CBTT: '16:00:00',
 };
 
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */

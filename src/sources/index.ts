@@ -44,6 +44,7 @@ import { source as CBNI } from './banks/cbni.js';
 import { source as CBRA } from './banks/cbra.js';
 import { source as CBRF } from './banks/cbrf.js';
 import { source as CBSA } from './banks/cbsa.js';
+import { source as CBTT } from './banks/cbtt.js';
 import { source as CBTU } from './banks/cbtu.js';
 import { source as CBUZ } from './banks/cbuz.js';
 import { source as CNBA } from './banks/cnba.js';
@@ -96,10 +97,10 @@ import type { Source } from './types.js';
 export const SOURCES: readonly Source[] = [
   AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
   BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBCE, CBCT,
-  CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTU, CBUZ, CNBA, CRPE, DKNB,
-  ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET, NBHK,
-  NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ, RBIS,
-  RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ, CNBA, CRPE,
+  DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET,
+  NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ,
+  RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
