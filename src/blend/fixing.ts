@@ -12,6 +12,9 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   // Danmarks Nationalbank and Norges Bank fix at the same 14:15 CET concertation.
   DKNB: '13:15:00',
   NBHK: '13:15:00',
+  // The CBBH's list, out about 16:00 in Sarajevo, is that day's ECB reference rates times 1.95583
+  // (its list dated 2025-01-04 equals the ECB's of Friday 2025-01-03 to all six decimals).
+  CBBS: '13:15:00',
   // The Fed's H.10 rates are New York noon buying rates (17:00 UTC in winter), published weekly.
   FRNY: '17:00:00',
   // The Bank of Canada's single daily rate is an average over the Canadian trading day, whose middle
@@ -38,6 +41,8 @@ export const SAME_FIXING: Readonly<Record<string, string>> = {
   ECBF: 'concertation',
   DKNB: 'concertation',
   NBHK: 'concertation',
+  // The Central Bank of Bosnia and Herzegovina converts the ECB's reference rates at the board rate.
+  CBBS: 'concertation',
 };
 
 /** The day a figure dated `date` was published: its date shifted by the source's day offset (D7),

@@ -31,6 +31,7 @@ import { source as BOMU } from './banks/bomu.js';
 import { source as BOTH } from './banks/both.js';
 import { source as BRBU } from './banks/brbu.js';
 import { source as BREP } from './banks/brep.js';
+import { source as CBBS } from './banks/cbbs.js';
 import { source as CBCE } from './banks/cbce.js';
 import { source as CBCT } from './banks/cbct.js';
 import { source as CBCU } from './banks/cbcu.js';
@@ -96,11 +97,11 @@ import type { Source } from './types.js';
 
 export const SOURCES: readonly Source[] = [
   AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
-  BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBCE, CBCT,
-  CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ, CNBA, CRPE,
-  DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET,
-  NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ,
-  RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBBS, CBCE,
+  CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ, CNBA,
+  CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ,
+  NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB,
+  RBFJ, RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
