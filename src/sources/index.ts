@@ -85,6 +85,7 @@ import { source as RBFJ } from './banks/rbfj.js';
 import { source as RBIS } from './banks/rbis.js';
 import { source as RBMA } from './banks/rbma.js';
 import { source as RBVA } from './banks/rbva.js';
+import { source as REPU } from './banks/repu.js';
 import { source as RIKS } from './banks/riks.js';
 import { source as RSBK } from './banks/rsbk.js';
 import { source as SARB } from './banks/sarb.js';
@@ -101,7 +102,7 @@ export const SOURCES: readonly Source[] = [
   CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ, CNBA,
   CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ,
   NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB,
-  RBFJ, RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
