@@ -52,6 +52,12 @@ const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: s
 };
 const SESSION = (code: string) => `kurs-e2e-session=${code}`;
 
+/** Recorded files for paths whose words cannot tell them apart (one path answering two formats by
+ *  a request header: BCCG's landing page is its RSC stream when asked with `RSC: 1`). */
+const FILE_FOR: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  BCCG: { '/marche-des-changes/cours-de-change': 'cours-de-change-rsc.txt' },
+};
+
 /** The recorded file that best answers a request: the one sharing most words with its URL. */
 function bestFile(source: Source, pathAndQuery: string): string | undefined {
   const wanted = tokens(pathAndQuery);
@@ -104,7 +110,7 @@ describe('live ingestion against a local server playing every bank', () => {
       const carried = `${req.body} ${JSON.stringify(req.headers)}`;
       if (step && !(carried.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
       const source = SOURCES.find((s) => s.code === code);
-      const file = source && bestFile(source, rest.join('/'));
+      const file = source && (FILE_FOR[source.code]?.[`/${rest.join('/')}`.split('?')[0]!] ?? bestFile(source, rest.join('/')));
       if (!source || !file) return undefined;
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };

@@ -8,6 +8,7 @@ import { source as BALG } from './banks/balg.js';
 import { source as BBOT } from './banks/bbot.js';
 import { source as BCAN } from './banks/bcan.js';
 import { source as BCBR } from './banks/bcbr.js';
+import { source as BCCG } from './banks/bccg.js';
 import { source as BCCR } from './banks/bccr.js';
 import { source as BCCU } from './banks/bccu.js';
 import { source as BCEB } from './banks/bceb.js';
@@ -97,12 +98,12 @@ import { source as TCMB } from './banks/tcmb.js';
 import type { Source } from './types.js';
 
 export const SOURCES: readonly Source[] = [
-  AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
-  BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBBS, CBCE,
-  CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ, CNBA,
-  CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ,
-  NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB,
-  RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCG, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM,
+  BEAC, BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBBS,
+  CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ,
+  CNBA, CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ,
+  NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT,
+  PHCB, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
