@@ -81,6 +81,7 @@ import { source as NBUA } from './banks/nbua.js';
 import { source as NCAM } from './banks/ncam.js';
 import { source as NRBL } from './banks/nrbl.js';
 import { source as NRBT } from './banks/nrbt.js';
+import { source as PBOC } from './banks/pboc.js';
 import { source as PHCB } from './banks/phcb.js';
 import { source as RBFJ } from './banks/rbfj.js';
 import { source as RBIS } from './banks/rbis.js';
@@ -103,7 +104,7 @@ export const SOURCES: readonly Source[] = [
   CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ,
   CNBA, CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ,
   NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT,
-  PHCB, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  PBOC, PHCB, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
