@@ -83,6 +83,7 @@ import { source as NRBL } from './banks/nrbl.js';
 import { source as NRBT } from './banks/nrbt.js';
 import { source as PBOC } from './banks/pboc.js';
 import { source as PHCB } from './banks/phcb.js';
+import { source as PMAP } from './banks/pmap.js';
 import { source as RBFJ } from './banks/rbfj.js';
 import { source as RBIS } from './banks/rbis.js';
 import { source as RBMA } from './banks/rbma.js';
@@ -104,7 +105,7 @@ export const SOURCES: readonly Source[] = [
   CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ,
   CNBA, CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ,
   NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT,
-  PBOC, PHCB, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  PBOC, PHCB, PMAP, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
