@@ -31,9 +31,10 @@ test('no reader-facing file points at design or interface documents outside the 
   assert.deepEqual(hits, []);
 });
 
-test('docs/decisions.md has one heading per decision, D1 to D18, in order', () => {
+test('docs/decisions.md has one heading per decision, D1 to the newest, in order', () => {
   const headings = [...read('docs/decisions.md').matchAll(/^## (D(\d+)) (.+)$/gm)];
-  assert.deepEqual(headings.map((h) => Number(h[2])), Array.from({ length: 18 }, (_, i) => i + 1));
+  assert.ok(headings.length >= 18, `${headings.length} decisions`);
+  assert.deepEqual(headings.map((h) => Number(h[2])), Array.from({ length: headings.length }, (_, i) => i + 1));
   // GitHub's anchor for "## D8 Bank rates" is #d8-bank-rates, the form code and docs link to.
   const anchors = headings.map((h) => `${h[1]} ${h[3]}`.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
   assert.ok(anchors.includes('d8-bank-rates'), anchors.join(', '));
