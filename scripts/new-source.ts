@@ -1,11 +1,11 @@
-// `npm run new-source -- XXXX`: the four files of a new bank (CONTRIBUTING.md): the adapter skeleton
-// and its test in src/sources/banks/, the registry line in src/sources/index.ts (in code order), a
-// CHANGELOG line. Recordings that wait outside the repository (../shared/fixtures/<wave>/<CODE>/)
+// `npm run new-source -- XXXX`: the files of a new bank it can write (CONTRIBUTING.md lists the rest):
+// the adapter skeleton and its test in src/sources/banks/, the registry lines in src/sources/index.ts
+// (in code order), a CHANGELOG line. Recordings that wait outside the repository (shared/fixtures/<wave>/<CODE>/)
 // are copied in byte for byte to test/fixtures/sources/<CODE>/. Then it runs the new test once, so
 // the contributor sees where to start.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapterFile, testFile } from './source-template.js';
 
@@ -33,10 +33,19 @@ export function register(index: string, code: string): string {
   return withImport.replace(list[0], `export const SOURCES: readonly Source[] = [\n${rows.join('\n')}\n];`);
 }
 
-/** The folder of recordings waiting for `code` beside the repository (`../shared/fixtures/<wave>/<CODE>/`),
+/** The nearest `shared/fixtures/` beside the checkout or beside a folder above it: `../shared/` for the
+ *  main checkout, `../../shared/` for a git worktree under `wt/`. */
+export function sharedFixtures(root = fileURLToPath(ROOT)): string | undefined {
+  for (let dir = dirname(resolve(root)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'shared', 'fixtures'))) return join(dir, 'shared', 'fixtures');
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The folder of recordings waiting for `code` beside the repository (`shared/fixtures/<wave>/<CODE>/`),
  *  if any: where new recordings arrive before their adapter exists. */
-export function stagedFixtures(code: string, shared = at('../shared/fixtures')): string | undefined {
-  if (!existsSync(shared)) return undefined;
+export function stagedFixtures(code: string, shared = sharedFixtures()): string | undefined {
+  if (shared === undefined || !existsSync(shared)) return undefined;
   return readdirSync(shared, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => join(shared, d.name, code))
@@ -74,7 +83,7 @@ function main(argv: readonly string[]): number {
     console.log(`copied the recordings of ${staged} to test/fixtures/sources/${code}/`);
   }
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f !== 'SOURCE.md').sort() : [];
-  if (!existsSync(dir)) console.warn(`no recordings in test/fixtures/sources/${code}/ (nor in ../shared/fixtures/*/${code}/): record the feed's payloads first (CONTRIBUTING.md).`);
+  if (!existsSync(dir)) console.warn(`no recordings in test/fixtures/sources/${code}/ (nor in ${sharedFixtures() ?? '../shared/fixtures'}/*/${code}/): record the feed's payloads first (CONTRIBUTING.md).`);
   writeFileSync(adapter, adapterFile(code));
   writeFileSync(test, testFile(code, files));
   writeFileSync(at('src/sources/index.ts'), register(readFileSync(at('src/sources/index.ts'), 'utf8'), code));
@@ -86,6 +95,9 @@ function main(argv: readonly string[]): number {
   delete env.NODE_TEST_CONTEXT;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `src/sources/banks/${lower}.test.ts`], { cwd: fileURLToPath(ROOT), env, stdio: 'inherit' });
   console.log(`\nnext: fill the TODOs in src/sources/banks/${lower}.ts and its test, until this passes:\n  node --import tsx --test src/sources/banks/${lower}.test.ts src/sources/index.test.ts`);
+  console.log('then (CONTRIBUTING.md, steps 5 and 6): the CHANGELOG line; the fixing hour in src/blend/fixing.ts if it is not the');
+  console.log('publication time; the row and the count in docs/data.md and the count in README.md (test/docs-sources.test.ts);');
+  console.log('npm run seed; npm run build:first-start.');
   return run.status === null ? 1 : 0;
 }
 

@@ -36,6 +36,9 @@ export const source: SyncSource = {
   // TODO: the page that states the terms of use; add attribution: '…' where the terms ask for credit.
   // Add needsKey: true for a feed that wants a free key (KURS_SOURCE_${code}_KEY).
   termsUrl: 'https://TODO',
+  // TODO: what those terms allow (type Terms): 'open', 'attribution', 'non-commercial', 'personal-use',
+  // 'permission-required' or 'unknown' (SOURCE.md's licence line).
+  terms: 'unknown',
   // TODO: the grade of the recorded payloads (A complete recording, B trimmed, C hand-assembled, F a library's fixture).
   grade: 'A',
   accepts(name) {

@@ -39,6 +39,7 @@ const EXCEPTIONS: Record<string, string> = {
   'NBPL DOP 2026-03-04': 'table B gives two digits (0.062) and sits 2% from the only other source, Jamaica\'s cross',
   'NBPL MDL 2026-03-04': "table B is 0.4% from the National Bank of Romania's MDL of the same morning (17.295 against 17.367 per USD); the blend sits between them, nearer Romania's",
   'NBPL RON 2026-03-03': "NBP's RON lagged its own EUR: EUR/RON 5.1305 against 5.097 the days around and 5.0981 at the ECB and the NBR",
+  'NBPL JMD 2026-03-04': "Trinidad and Tobago's JMD (the mean of dealers' buying 0.0415 and selling 0.0433 TTD, three digits) is 1.5% from Jamaica's own; no JMD source has a track record (three voices: not measurable), so the blend sits between them",
 };
 
 describe('the blend on real data', () => {

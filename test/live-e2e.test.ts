@@ -38,19 +38,27 @@ function recorded(source: Source, url: string): boolean {
 }
 
 /**
- * First pages the recordings lack, for feeds that need a page visit first (a form with its
- * ViewState or anti-forgery token, a CSRF token answer): hand-written, format-faithful copies served at the page's path
- * with a session cookie. Like the banks, the server then refuses the data requests that do not carry
- * the page's token and cookie back.
+ * First pages of feeds that need a page visit first (a form with its ViewState or anti-forgery
+ * token, a CSRF token answer), served at the page's path with a session cookie: hand-written,
+ * format-faithful copies in testdata/ where the recordings lack the page, the recorded page itself
+ * where there is one (`recorded`). Like the banks, the server then refuses the data requests that do
+ * not carry the page's token and cookie back.
  */
-const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: string }>> = {
+const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: string; recorded?: true }>> = {
   INDO: { path: '/en/statistik/informasi-kurs/transaksi-bi/default.aspx', file: 'INDO-form.html', token: 'test-viewstate-INDO' },
   MASG: { path: '/statistics/msb/ExchangeRates.aspx', file: 'MASG-form.html', token: 'test-eventvalidation-MASG' },
   CBEG: { path: '/en/economic-research/statistics/cbe-exchange-rates/historical-data', file: 'CBEG-form.html', token: 'test-antiforgery-token-CBEG' },
   NBSR: { path: '/kursnaListaModul/naZeljeniDan.faces', file: 'NBSR-form.html', token: 'test-viewstate-NBSR' },
   BCCR: { path: '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF', file: 'BCCR-GenereCSRF.json', token: 'dGVzdC1zaWduYXR1cmUtQkNDUg' },
+  PMAP: { path: '/ar/webtools/currency/export', file: 'currency-export-form.html', token: 'NEx1U21pRWRmZG80SmR4blZodlVhdz09', recorded: true },
 };
 const SESSION = (code: string) => `kurs-e2e-session=${code}`;
+
+/** Recorded files for paths whose words cannot tell them apart (one path answering two formats by
+ *  a request header: BCCG's landing page is its RSC stream when asked with `RSC: 1`). */
+const FILE_FOR: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  BCCG: { '/marche-des-changes/cours-de-change': 'cours-de-change-rsc.txt' },
+};
 
 /** The recorded file that best answers a request: the one sharing most words with its URL. */
 function bestFile(source: Source, pathAndQuery: string): string | undefined {
@@ -99,12 +107,13 @@ describe('live ingestion against a local server playing every bank', () => {
       const [, code, ...rest] = pathAndQuery.split('/');
       const step = code === undefined ? undefined : STEP_PAGES[code];
       if (step && req.method === 'GET' && `/${rest.join('/')}` === step.path) {
-        return { body: readFileSync(new URL(step.file, TESTDATA)), contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': `${SESSION(code!)}; path=/; HttpOnly` } };
+        const body = readFileSync(step.recorded ? `${FIXTURES}/${code}/${step.file}` : new URL(step.file, TESTDATA));
+        return { body, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': `${SESSION(code!)}; path=/; HttpOnly` } };
       }
       const carried = `${req.body} ${JSON.stringify(req.headers)}`;
       if (step && !(carried.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
       const source = SOURCES.find((s) => s.code === code);
-      const file = source && bestFile(source, rest.join('/'));
+      const file = source && (FILE_FOR[source.code]?.[`/${rest.join('/')}`.split('?')[0]!] ?? bestFile(source, rest.join('/')));
       if (!source || !file) return undefined;
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { changelogWith, register } from '../scripts/new-source.js';
+import { changelogWith, register, sharedFixtures } from '../scripts/new-source.js';
+import { SOURCES } from '../src/sources/index.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const NEEDED = ['src', 'scripts', 'test/support', 'CHANGELOG.md', 'package.json', 'tsconfig.json'];
@@ -43,7 +44,7 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
   test('writes the adapter with a TODO per field, and its test listing the recorded payload', () => {
     assert.equal(run.status, 0, run.stderr);
     const adapter = readFileSync(join(repo, 'src/sources/banks/zzzz.ts'), 'utf8');
-    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'grade']) {
+    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'terms', 'grade']) {
       assert.match(adapter, new RegExp(`// TODO[^\\n]*\\n(  //[^\\n]*\\n)*(  [a-zA-Z]+: [^\\n]*\\n)*  ${field}: `), `${field} has no TODO above it`);
     }
     const test = readFileSync(join(repo, 'src/sources/banks/zzzz.test.ts'), 'utf8');
@@ -56,8 +57,12 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
 
   test('registers the source in code order and adds a CHANGELOG line', () => {
     const index = readFileSync(join(repo, 'src/sources/index.ts'), 'utf8');
-    assert.match(index, /import \{ source as TCMB \} from '\.\/banks\/tcmb\.js';\nimport \{ source as ZZZZ \} from '\.\/banks\/zzzz\.js';/);
-    assert.match(index, /RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, ZZZZ,\n\];/);
+    // ZZZZ sorts after every registered code, whatever their number.
+    const last = SOURCES.map((s) => s.code).sort().at(-1)!;
+    assert.match(index, new RegExp(`import \\{ source as ${last} \\} from '\\./banks/${last.toLowerCase()}\\.js';\\nimport \\{ source as ZZZZ \\} from '\\./banks/zzzz\\.js';`));
+    // Sixteen codes a line: ZZZZ follows on the same line or starts the next.
+    assert.match(index, new RegExp(`\\b${last},( |\\n  )ZZZZ,\\n\\];`));
+    assert.equal(index.match(/^ {2}[A-Z0-9]{4}(, [A-Z0-9]{4})*,$/gm)?.join(' ').match(/[A-Z0-9]{4}/g)?.length, SOURCES.length + 1);
     assert.match(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8'), /\n- Source ZZZZ \(TODO: the bank's name; its feed's format\)\.\n/);
   });
 
@@ -107,4 +112,18 @@ test('register puts the first code before every other, and the changelog line en
   const index = "import { source as BBBB } from './banks/bbbb.js';\nimport type { Source } from './types.js';\n\nexport const SOURCES: readonly Source[] = [\n  BBBB,\n];\n";
   assert.equal(register(index, 'AAAA'), "import { source as AAAA } from './banks/aaaa.js';\nimport { source as BBBB } from './banks/bbbb.js';\nimport type { Source } from './types.js';\n\nexport const SOURCES: readonly Source[] = [\n  AAAA, BBBB,\n];\n");
   assert.equal(changelogWith('# C\n\n## Unreleased\n\n- one\n\n## 0.1.0\n- old\n', 'AAAA'), "# C\n\n## Unreleased\n\n- one\n- Source AAAA (TODO: the bank's name; its feed's format).\n\n## 0.1.0\n- old\n");
+});
+
+test('the shared recordings are found beside the checkout or beside a folder above it (a worktree under wt/)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kurs-shared-'));
+  try {
+    mkdirSync(join(root, 'shared', 'fixtures'), { recursive: true });
+    mkdirSync(join(root, 'wt', 'daily'), { recursive: true });
+    assert.equal(sharedFixtures(join(root, 'main')), join(root, 'shared', 'fixtures'));
+    assert.equal(sharedFixtures(join(root, 'wt', 'daily')), join(root, 'shared', 'fixtures'));
+    rmSync(join(root, 'shared'), { recursive: true });
+    assert.equal(sharedFixtures(join(root, 'wt', 'daily')), undefined);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

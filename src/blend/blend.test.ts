@@ -87,6 +87,8 @@ test('fixing moments: the fixing hour where it differs from publication, the day
   assert.equal(fixingMoment({ code: 'IMFD', publishedAtUtc: '18:00:00' }, '2026-03-23', 'KRW'), '2026-03-23 00:00:00');
   assert.equal(fixingMoment({ code: 'IMFD', publishedAtUtc: '18:00:00' }, '2026-03-23', 'XDR'), '2026-03-23 12:00:00');
   assert.equal(fixingMoment({ code: 'NBUA', publishedAtUtc: '14:00:00', publishedDayOffset: -1 }, '2026-03-24', 'USD'), '2026-03-23 14:00:00');
+  // A day's average published the next morning was fixed on its own date, not on the publication day.
+  assert.equal(fixingMoment({ code: 'CRPE', publishedAtUtc: '13:00:00', publishedDayOffset: 1 }, '2026-09-04', 'USD'), '2026-09-04 16:00:00');
 });
 
 test('business days: Friday to Monday is one, and the arithmetic count equals a day-by-day count', () => {

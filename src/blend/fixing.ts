@@ -12,6 +12,9 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   // Danmarks Nationalbank and Norges Bank fix at the same 14:15 CET concertation.
   DKNB: '13:15:00',
   NBHK: '13:15:00',
+  // The CBBH's list, out about 16:00 in Sarajevo, is that day's ECB reference rates times 1.95583
+  // (its list dated 2025-01-04 equals the ECB's of Friday 2025-01-03 to all six decimals).
+  CBBS: '13:15:00',
   // The Fed's H.10 rates are New York noon buying rates (17:00 UTC in winter), published weekly.
   FRNY: '17:00:00',
   // The Bank of Canada's single daily rate is an average over the Canadian trading day, whose middle
@@ -34,6 +37,12 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   // 2026-07-13 4098.70, beside the 10th's 4102.70 rather than the 13th's 4070.19.
   'BCEB XAU': '00:00:00',
   'BCEB XAG': '00:00:00',
+  // Peru's SBS buying and selling rates are the day's weighted averages of the banking system's
+  // trades (09:00-13:30 in Lima, UTC-5): their middle; published the next morning (publishedDayOffset 1).
+  CRPE: '16:00:00',
+  // Trinidad and Tobago's buying and selling rates average the day's dealer trades (08:00-16:00 in
+  // Port of Spain, UTC-4): their middle, hours before the evening publication.
+  CBTT: '16:00:00',
 };
 
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */
@@ -43,6 +52,8 @@ export const SAME_FIXING: Readonly<Record<string, string>> = {
   ECBF: 'concertation',
   DKNB: 'concertation',
   NBHK: 'concertation',
+  // The Central Bank of Bosnia and Herzegovina converts the ECB's reference rates at the board rate.
+  CBBS: 'concertation',
 };
 
 /** The day a figure dated `date` was published: its date shifted by the source's day offset (D7),
@@ -52,9 +63,17 @@ export function publishedOn(source: Pick<SourceInfo, 'publishedDayOffset' | 'pub
   return offset ? addDays(date, offset) : date;
 }
 
+/** The day a figure dated `date` was fixed: its publication day when that comes first (a rate dated
+ *  by the day it takes effect, published the day before), else its own date (a day's close or
+ *  average published the next morning, CRPE). */
+export function fixingDay(source: Pick<SourceInfo, 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string): string {
+  const published = publishedOn(source, date);
+  return published < date ? published : date;
+}
+
 /** `YYYY-MM-DD HH:MM:SS`: when a figure dated `date` was fixed. */
 export function fixingMoment(source: Pick<SourceInfo, 'code' | 'publishedAtUtc' | 'publishedDayOffset' | 'publishedDayOffsetFrom'>, date: string, currency: string): string {
-  return `${publishedOn(source, date)} ${fixingTime(source, currency)}`;
+  return `${fixingDay(source, date)} ${fixingTime(source, currency)}`;
 }
 
 /** `HH:MM:SS` (UTC): the time of day at which the source fixes its figure for `currency`. */

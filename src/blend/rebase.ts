@@ -2,7 +2,7 @@
 // figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
 // bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
-import { fixingTime, publishedOn } from './fixing.js';
+import { fixingDay, fixingTime, publishedOn } from './fixing.js';
 import type { Cadence } from '../sources/types.js';
 import type { Figure, SourceInfo } from './inputs.js';
 
@@ -71,7 +71,7 @@ export function rebase(source: SourceInfo, rows: Figure[], pivot: Pivot = { curr
   const stamp = (date: string) => stamps.get(date) ?? stamps.set(date, bankUpdate(source, date)).get(date)!;
   const contribution = (currency: string, perUsd: number, r: Figure): Contribution => ({
     source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: stamp(r.date),
-    moment: `${stamp(r.date).slice(0, 10)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, unit: r.unit, ...bridge,
+    moment: `${fixingDay(source, r.date)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, unit: r.unit, ...bridge,
   });
   const newest = [...newestByQuote(rows).values()];
 

@@ -1,6 +1,6 @@
-// The registry: every adapter in ./banks/, listed explicitly in code order. Adding a source = its file, its
-// test, two lines here (the import and the SOURCES entry), one CHANGELOG line: `npm run new-source`
-// writes all four (CONTRIBUTING.md).
+// The registry: every adapter in ./banks/, listed explicitly in code order; the one list every count
+// of sources is read from. `npm run new-source` adds the import and the SOURCES entry (CONTRIBUTING.md,
+// "Adding a source", lists every file a new source touches).
 import { source as AFGB } from './banks/afgb.js';
 import { source as BAGU } from './banks/bagu.js';
 import { source as BAJA } from './banks/baja.js';
@@ -8,6 +8,7 @@ import { source as BALG } from './banks/balg.js';
 import { source as BBOT } from './banks/bbot.js';
 import { source as BCAN } from './banks/bcan.js';
 import { source as BCBR } from './banks/bcbr.js';
+import { source as BCCG } from './banks/bccg.js';
 import { source as BCCR } from './banks/bccr.js';
 import { source as BCCU } from './banks/bccu.js';
 import { source as BCEB } from './banks/bceb.js';
@@ -31,6 +32,7 @@ import { source as BOMU } from './banks/bomu.js';
 import { source as BOTH } from './banks/both.js';
 import { source as BRBU } from './banks/brbu.js';
 import { source as BREP } from './banks/brep.js';
+import { source as CBBS } from './banks/cbbs.js';
 import { source as CBCE } from './banks/cbce.js';
 import { source as CBCT } from './banks/cbct.js';
 import { source as CBCU } from './banks/cbcu.js';
@@ -44,9 +46,11 @@ import { source as CBNI } from './banks/cbni.js';
 import { source as CBRA } from './banks/cbra.js';
 import { source as CBRF } from './banks/cbrf.js';
 import { source as CBSA } from './banks/cbsa.js';
+import { source as CBTT } from './banks/cbtt.js';
 import { source as CBTU } from './banks/cbtu.js';
 import { source as CBUZ } from './banks/cbuz.js';
 import { source as CNBA } from './banks/cnba.js';
+import { source as CRPE } from './banks/crpe.js';
 import { source as DKNB } from './banks/dknb.js';
 import { source as ECBF } from './banks/ecbf.js';
 import { source as FRNY } from './banks/frny.js';
@@ -77,11 +81,14 @@ import { source as NBUA } from './banks/nbua.js';
 import { source as NCAM } from './banks/ncam.js';
 import { source as NRBL } from './banks/nrbl.js';
 import { source as NRBT } from './banks/nrbt.js';
+import { source as PBOC } from './banks/pboc.js';
 import { source as PHCB } from './banks/phcb.js';
+import { source as PMAP } from './banks/pmap.js';
 import { source as RBFJ } from './banks/rbfj.js';
 import { source as RBIS } from './banks/rbis.js';
 import { source as RBMA } from './banks/rbma.js';
 import { source as RBVA } from './banks/rbva.js';
+import { source as REPU } from './banks/repu.js';
 import { source as RIKS } from './banks/riks.js';
 import { source as RSBK } from './banks/rsbk.js';
 import { source as SARB } from './banks/sarb.js';
@@ -93,12 +100,12 @@ import { source as TCMB } from './banks/tcmb.js';
 import type { Source } from './types.js';
 
 export const SOURCES: readonly Source[] = [
-  AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
-  BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBCE, CBCT,
-  CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTU, CBUZ, CNBA, DKNB, ECBF,
-  FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET, NBHK, NBHR,
-  NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ, RBIS, RBMA,
-  RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCG, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM,
+  BEAC, BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBBS,
+  CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ,
+  CNBA, CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ,
+  NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT,
+  PBOC, PHCB, PMAP, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */

@@ -8,6 +8,9 @@ test('month names in full or three letters, any case, accents ignored; 0 for any
   assert.equal(monthNumber('SEPTEMBER'), 9);
   assert.equal(monthNumber('DIC', 'es'), 12);
   assert.equal(monthNumber('Septiembre', 'es'), 9);
+  assert.equal(monthNumber('Setiembre', 'es'), 9);
+  assert.equal(monthNumber('Set', 'es'), 9);
+  assert.equal(monthNumber('Set'), 0);
   assert.equal(monthNumber('FÉVRIER', 'fr'), 2);
   assert.equal(monthNumber('FEVRIER', 'fr'), 2);
   // French abbreviations are ambiguous (juin, juillet): full names only.

@@ -12,9 +12,12 @@ const NAMES: Readonly<Record<MonthLanguage, readonly string[]>> = {
 
 const plain = (text: string) => text.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
+// Spanish also writes September "setiembre" (Peru, Uruguay…), "Set" for short (BCRP's `01.Set.26`).
+const SPANISH_VARIANTS: Readonly<Record<string, string>> = { setiembre: 'septiembre', set: 'sep' };
+
 /** 1–12 for a month's name in `language`; 0 when `text` is not one (so `|| fail(…)` reads well). */
 export function monthNumber(text: string, language: MonthLanguage = 'en'): number {
-  const name = plain(text);
+  const name = language === 'es' ? (SPANISH_VARIANTS[plain(text)] ?? plain(text)) : plain(text);
   const names = NAMES[language];
   const full = names.indexOf(name);
   if (full >= 0) return full + 1;

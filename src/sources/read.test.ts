@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimalOf, decodeText, failFor, fromDmy, isIsoDate, isoCode, isWholeHtml, parseJsonKeepingDigits, parseXml, toDmy, unitOf, wholeHtml, windowDays, xmlParser } from './read.js';
+import { utils, write } from '@e965/xlsx';
+import { decimalOf, decodeText, failFor, firstSheetRows, fromDmy, isIsoDate, isoCode, isWholeHtml, parseJsonKeepingDigits, parseXml, toDmy, unitOf, wholeHtml, windowDays, xmlParser } from './read.js';
 import { ParseError } from './types.js';
 
 const fail = failFor('TEST');
@@ -57,4 +58,13 @@ test('isWholeHtml and wholeHtml: a page must end with </html>', () => {
   assert.equal(isWholeHtml('<html><body>x</body></html>\n'), true);
   assert.equal(isWholeHtml('<html><body><table><tr><td>1.0'), false);
   assert.throws(() => wholeHtml(failFor('TEST'), 'page.html', '<html><body>'), /page\.html is truncated \(no closing <\/html>\)/);
+});
+
+test('firstSheetRows: the first sheet\'s cells as published, empty ones null; not a workbook is a ParseError', () => {
+  const book = utils.book_new();
+  utils.book_append_sheet(book, utils.aoa_to_sheet([['Date', 'Rate'], ['2026/09/01', '89,446.50'], [null, 2.5]]), 'First');
+  utils.book_append_sheet(book, utils.aoa_to_sheet([['other']]), 'Second');
+  const body = write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  assert.deepEqual(firstSheetRows('TEST', 'rates.xlsx', body, 'xlsx'), [['Date', 'Rate'], ['2026/09/01', '89,446.50'], [null, 2.5]]);
+  assert.throws(() => firstSheetRows('TEST', 'rates.xlsx', Buffer.from('<html></html>'), 'xlsx'), (err: unknown) => err instanceof ParseError && /rates.xlsx is not an XLSX workbook/.test(err.message));
 });

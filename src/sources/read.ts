@@ -1,6 +1,6 @@
 // Helpers every adapter shares for reading a payload, so that each error names the source the
 // same way and no adapter re-implements XML setup, number cleaning, codes, units or date lists.
-import { read, type ParsingOptions, type WorkBook } from '@e965/xlsx';
+import { read, utils, type ParsingOptions, type WorkBook } from '@e965/xlsx';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { cleanDecimal } from '../money/decimal.js';
 import { DAY_MS, isWeekend } from '../time/days.js';
@@ -144,6 +144,14 @@ export function readWorkbook(code: string, name: string, body: Buffer, kind: 'xl
   } catch (err) {
     return fail(`${name} is not a readable workbook: ${(err as Error).message}`);
   }
+}
+
+/** The rows of a workbook's first sheet as published (cells raw, an empty cell null), or a ParseError. */
+export function firstSheetRows(code: string, name: string, body: Buffer, kind: 'xlsx' | 'xls'): unknown[][] {
+  const book = readWorkbook(code, name, body, kind);
+  const sheet = book.Sheets[book.SheetNames[0] ?? ''];
+  if (sheet === undefined) throw new ParseError(code, `${name} has no sheet`);
+  return utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null });
 }
 
 /** True when `html` ends with `</html>`: a cut-off page still parses into a shorter table, so only a

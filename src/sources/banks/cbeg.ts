@@ -1,10 +1,10 @@
 // Central Bank of Egypt official exchange rates, from the XLSX its historical-data form returns: one
 // sheet of Date | Currency | Buy | Sell rows, EGP per unit, currencies by English name. Only buy and
 // sell are published; the rate kept is their exact midpoint (see observation()).
-import { SSF, utils } from '@e965/xlsx';
+import { SSF } from '@e965/xlsx';
 import { Decimal } from '../../money/decimal.js';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
-import { decimalOf, decodeText, failFor, readWorkbook, toDmy } from '../read.js';
+import { decimalOf, decodeText, failFor, firstSheetRows, toDmy } from '../read.js';
 import { hiddenFields, postBack } from '../follow.js';
 
 const CODE = 'CBEG';
@@ -86,10 +86,7 @@ export const source: SyncSource = {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
-    const book = readWorkbook(CODE, payload.name, payload.body, 'xlsx');
-    const sheet = book.Sheets[book.SheetNames[0] ?? ''];
-    if (sheet === undefined) fail(`${payload.name} has no sheet`);
-    const rows = utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null });
+    const rows = firstSheetRows(CODE, payload.name, payload.body, 'xlsx');
     // A merged, empty title row comes first; the data follow the column header.
     const head = rows.findIndex((r) => HEADER.every((h, i) => r[i] === h));
     if (head < 0) fail(`${payload.name} has no ${HEADER.join(' | ')} header`);
