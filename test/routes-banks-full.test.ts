@@ -7,7 +7,7 @@ import type { BankListing } from '../src/rates/bank-list.js';
 import { SOURCES } from '../src/sources/index.js';
 import { testApp, type TestApp } from './helpers.js';
 
-const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'attribution', 'cadence', 'table_cadence', 'published_at_utc', 'first_date', 'newest_date', 'currencies', 'status', 'discontinued', 'measured_error'];
+const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'terms', 'attribution', 'cadence', 'table_cadence', 'period_rates', 'published_at_utc', 'first_date', 'newest_date', 'newest_valid_to', 'currencies', 'status', 'discontinued', 'measured_error'];
 
 describe('GET /v1/banks?format=full', () => {
   let t: TestApp;
@@ -41,6 +41,7 @@ describe('GET /v1/banks?format=full', () => {
       assert.deepEqual(Object.keys(b), FIELDS, b.bank_code);
       assert.equal(b.terms_url, s.termsUrl);
       assert.match(b.terms_url, /^https?:\/\//);
+      assert.equal(b.terms, s.terms, b.bank_code);
       assert.equal(b.attribution, s.attribution ?? null);
       assert.equal(b.cadence, s.cadence);
       assert.match(b.published_at_utc, /^\d{2}:\d{2}:\d{2}$/);

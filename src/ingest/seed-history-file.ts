@@ -164,10 +164,10 @@ export async function openSeedHistory(manifestFile: URL = SEED_HISTORY_FILE): Pr
   return { manifest, batches: (maxRows) => streamBatches(data, maxRows) };
 }
 
-/** The last batch of a source, read through. */
-export async function lastBatch(history: BatchSource, maxRows: number): Promise<HistoryBatch | undefined> {
+/** The last batch of the sources `wanted` (every source by default), read through. */
+export async function lastBatch(history: BatchSource, maxRows: number, wanted: (source: string) => boolean = () => true): Promise<HistoryBatch | undefined> {
   let last: HistoryBatch | undefined;
-  for await (const batch of history.batches(maxRows)) last = batch;
+  for await (const batch of history.batches(maxRows)) if (wanted(batch.source)) last = batch;
   return last;
 }
 
