@@ -5,7 +5,7 @@
 // the contributor sees where to start.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapterFile, testFile } from './source-template.js';
 
@@ -33,10 +33,19 @@ export function register(index: string, code: string): string {
   return withImport.replace(list[0], `export const SOURCES: readonly Source[] = [\n${rows.join('\n')}\n];`);
 }
 
+/** The nearest `shared/fixtures` beside the checkout or beside a folder above it (a git worktree
+ *  under `wt/` sits one level deeper than the main checkout). */
+export function sharedFixtures(from = fileURLToPath(ROOT)): string | undefined {
+  for (let dir = resolve(from, '..'); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'shared', 'fixtures'))) return join(dir, 'shared', 'fixtures');
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 /** The folder of recordings waiting for `code` beside the repository (`../shared/fixtures/<wave>/<CODE>/`),
  *  if any: where new recordings arrive before their adapter exists. */
-export function stagedFixtures(code: string, shared = at('../shared/fixtures')): string | undefined {
-  if (!existsSync(shared)) return undefined;
+export function stagedFixtures(code: string, shared = sharedFixtures()): string | undefined {
+  if (shared === undefined || !existsSync(shared)) return undefined;
   return readdirSync(shared, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => join(shared, d.name, code))

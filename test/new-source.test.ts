@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { changelogWith, register } from '../scripts/new-source.js';
+import { changelogWith, register, sharedFixtures } from '../scripts/new-source.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const NEEDED = ['src', 'scripts', 'test/support', 'CHANGELOG.md', 'package.json', 'tsconfig.json'];
@@ -43,7 +43,7 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
   test('writes the adapter with a TODO per field, and its test listing the recorded payload', () => {
     assert.equal(run.status, 0, run.stderr);
     const adapter = readFileSync(join(repo, 'src/sources/banks/zzzz.ts'), 'utf8');
-    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'grade']) {
+    for (const field of ['name', 'countryCode', 'currency', 'cadence', 'schedule', 'publishedAtUtc', 'feedUrl', 'termsUrl', 'terms', 'grade']) {
       assert.match(adapter, new RegExp(`// TODO[^\\n]*\\n(  //[^\\n]*\\n)*(  [a-zA-Z]+: [^\\n]*\\n)*  ${field}: `), `${field} has no TODO above it`);
     }
     const test = readFileSync(join(repo, 'src/sources/banks/zzzz.test.ts'), 'utf8');
@@ -107,4 +107,18 @@ test('register puts the first code before every other, and the changelog line en
   const index = "import { source as BBBB } from './banks/bbbb.js';\nimport type { Source } from './types.js';\n\nexport const SOURCES: readonly Source[] = [\n  BBBB,\n];\n";
   assert.equal(register(index, 'AAAA'), "import { source as AAAA } from './banks/aaaa.js';\nimport { source as BBBB } from './banks/bbbb.js';\nimport type { Source } from './types.js';\n\nexport const SOURCES: readonly Source[] = [\n  AAAA, BBBB,\n];\n");
   assert.equal(changelogWith('# C\n\n## Unreleased\n\n- one\n\n## 0.1.0\n- old\n', 'AAAA'), "# C\n\n## Unreleased\n\n- one\n- Source AAAA (TODO: the bank's name; its feed's format).\n\n## 0.1.0\n- old\n");
+});
+
+test('finds the shared recordings beside the checkout, or beside a folder above it (a worktree under wt/)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'kurs-shared-'));
+  try {
+    mkdirSync(join(root, 'shared', 'fixtures'), { recursive: true });
+    mkdirSync(join(root, 'wt', 'period'), { recursive: true });
+    assert.equal(sharedFixtures(join(root, 'main')), join(root, 'shared', 'fixtures'));
+    assert.equal(sharedFixtures(join(root, 'wt', 'period')), join(root, 'shared', 'fixtures'));
+    rmSync(join(root, 'shared'), { recursive: true });
+    assert.equal(sharedFixtures(join(root, 'wt', 'period')), undefined);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

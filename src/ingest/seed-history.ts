@@ -8,6 +8,7 @@ import type { SqliteSync } from '../config.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { ingestPayload, sha256 } from './ingest.js';
+import { seedObservation } from './seed.js';
 import { batchRows, historyBatches, lastBatch, openSeedHistory, type BatchSource, type SeedHistory } from './seed-history-file.js';
 
 /** Rows per snapshot: one batch holds the event loop for a few milliseconds (SQLite writes in-process). */
@@ -109,7 +110,7 @@ export async function loadSeedHistory(
     }
     const seedSource: Source = {
       ...source,
-      parse: () => batchRows(batch.body).map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
+      parse: () => batchRows(batch.body).map(seedObservation),
     };
     // The history is what the banks published; real devaluations in it are not ingest faults.
     const started = performance.now();
