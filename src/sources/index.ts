@@ -91,6 +91,7 @@ import { source as SISL } from './banks/sisl.js';
 import { source as STAN } from './banks/stan.js';
 import { source as TANZ } from './banks/tanz.js';
 import { source as TCMB } from './banks/tcmb.js';
+import { source as USTR } from './banks/ustr.js';
 import type { Source } from './types.js';
 
 export const SOURCES: readonly Source[] = [
@@ -99,7 +100,7 @@ export const SOURCES: readonly Source[] = [
   CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTU, CBUZ, CNBA, DKNB, ECBF,
   FRNY, HKMA, HMRC, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET, NBHK,
   NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ, RBIS,
-  RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, USTR,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */
