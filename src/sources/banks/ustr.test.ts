@@ -6,7 +6,7 @@ import { fixtureDir } from '../../../test/support/fixtures.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { LABELS } from '../ustr-labels.js';
-import { ParseError, type Observation } from '../types.js';
+import { ParseError } from '../types.js';
 import { source } from './ustr.js';
 
 const DIR = fixtureDir('USTR');
