@@ -9,7 +9,13 @@ import { inputWindow } from './day.js';
 import { inForce } from './periods.js';
 
 export async function bankTableOn(store: Store, source: Source, day: string): Promise<BankTable> {
-  if (source.periodRates) return new BankTable(source, periodRows(inForce(await store.sourcePeriods(source.code, day, day), day)));
+  if (source.periodRates) {
+    const rows = inForce(await store.sourcePeriods(source.code, day, day), day);
+    // Figures all of a table quoted against another base (InforEuro's per-ECU rates before 1999).
+    const tables = new Set(rows.map((r) => r.table));
+    const base = tables.size === 1 ? source.tableBase?.[rows[0]!.table] : undefined;
+    return new BankTable(source, periodRows(rows), base);
+  }
   const w = inputWindow(day);
   const rows = (await store.sourceObservationsBetween(source.code, w.from, w.to)).filter((r) => bankUpdate(source, r.date).slice(0, 10) <= day);
   return new BankTable(source, currentRows(source, rows));

@@ -69,6 +69,8 @@ export class BankTable {
   constructor(
     readonly bank: BankInfo & { countryName: string },
     readonly rows: BankRow[],
+    /** The base the rows are quoted against, where it is not the bank's (Source.tableBase). */
+    private readonly base: string = bank.currency,
   ) {
     this.lastUpdate = rows.reduce<string | undefined>((m, r) => (m === undefined || r.bankUpdate > m ? r.bankUpdate : m), undefined);
   }
@@ -81,7 +83,7 @@ export class BankTable {
     const rates = variant.full
       ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate, ...(r.period ? { valid_from: r.period.from, valid_to: r.period.to } : {}) }))
       : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
-    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.bank.currency, last_update: this.lastUpdate ?? null };
+    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.base, last_update: this.lastUpdate ?? null };
     const body = entity(stringify({ code: 200, message: 'success', meta, rates }));
     this.bodies.set(key, body);
     return body;

@@ -50,6 +50,7 @@ import { source as CBUZ } from './banks/cbuz.js';
 import { source as CNBA } from './banks/cnba.js';
 import { source as DKNB } from './banks/dknb.js';
 import { source as ECBF } from './banks/ecbf.js';
+import { source as EUIE } from './banks/euie.js';
 import { source as FRNY } from './banks/frny.js';
 import { source as HKMA } from './banks/hkma.js';
 import { source as HMRC } from './banks/hmrc.js';
@@ -99,9 +100,9 @@ export const SOURCES: readonly Source[] = [
   AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM, BEAC,
   BGAL, BISB, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBCE,
   CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTU, CBUZ, CNBA, DKNB,
-  ECBF, FRNY, HKMA, HMRC, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ, NBET,
-  NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB, RBFJ,
-  RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, USTR,
+  ECBF, EUIE, FRNY, HKMA, HMRC, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ, NATJ,
+  NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT, PHCB,
+  RBFJ, RBIS, RBMA, RBVA, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, USTR,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */

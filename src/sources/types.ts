@@ -83,6 +83,9 @@ export interface Source {
   cadence: Cadence;
   /** Cadence per table where tables differ (NBP table B is weekly). */
   tableCadence?: Record<string, Cadence>;
+  /** Base currency per table where it is not `currency` (InforEuro's rates before 1999 are per ECU:
+   *  table `XEU`); a bank answer whose figures are all of such a table names that base. */
+  tableBase?: Record<string, string>;
   /** Cron expression (UTC) of when to poll. */
   schedule: string;
   /** Documented publication time of day, UTC, `HH:MM:SS`: joined with an observation's date it gives `bank_update` (D7). */
