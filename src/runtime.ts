@@ -12,6 +12,8 @@ export interface Runtime {
   config: Config;
   /** The registry's sources this instance uses: KURS_ENABLE_SOURCES checked (an unknown code stops here). */
   sources: readonly Source[];
+  /** The registry's sources that are off here (D20). */
+  off: readonly Source[];
   store: Store;
   market: Market;
 }
@@ -20,5 +22,6 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const sources = enabledSources(SOURCES, config.enableSources);
   const store = await openStore(config.databaseUrl, config.db, config.sqliteSync);
   await store.migrate();
-  return { config, sources, store, market: new Market(store, sources, config.freshnessGraceDays) };
+  const off = SOURCES.filter((s) => !sources.includes(s));
+  return { config, sources, off, store, market: new Market(store, sources, config.freshnessGraceDays) };
 }

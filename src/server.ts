@@ -37,7 +37,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
   const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays, config.enableSources) : undefined;
   // The sources this instance uses (D20): off ones are neither loaded from the seed nor fetched, listed or blended.
-  const { store, market, sources } = await openRuntime(config);
+  const { store, market, sources, off } = await openRuntime(config);
   const now = () => new Date();
 
   // Instances started together on an empty database take turns here: the first loads the seed and
@@ -58,7 +58,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const meter = createMeter(config.meter, store);
   // History (issue 14): served from what is stored; loaded and caught up in the background.
   const history = new History(store, sources, config.freshnessGraceDays);
-  const app = buildApp({ store, meter, market, sources, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, ingest: config.ingest, historyLoaded, history });
+  const app = buildApp({ store, meter, market, sources, off, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, ingest: config.ingest, historyLoaded, history });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });

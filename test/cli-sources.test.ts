@@ -51,9 +51,9 @@ describe('kurs ingest and kurs sources --json', () => {
 
   test('sources --json: every source with its health fields; the fetched one with its newest day and success', async () => {
     const rows = await sources();
-    assert.equal(rows.size, 89);
+    assert.equal(rows.size, 93);
     const ecbf = rows.get('ECBF')!;
-    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'rejections', 'schedule', 'seeded', 'source', 'terms_url']);
+    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'newest_valid_to', 'period_rates', 'rejections', 'schedule', 'seeded', 'source', 'terms', 'terms_url']);
     assert.equal(ecbf.newest_observation, TODAY);
     assert.equal(ecbf.missed_publications, 0);
     assert.ok(ecbf.last_success !== null && Date.now() - Date.parse(ecbf.last_success) < 120_000, String(ecbf.last_success));

@@ -116,7 +116,7 @@ describe('the kurs command line (DESIGN contracts)', () => {
   test('sources --json: one row per adapter with its health (shared with /status and /metrics)', () => {
     const rows = json('sources', '--json');
     assert.ok(rows.length >= 89, `${rows.length} rows`);
-    assert.deepEqual(Object.keys(rows[0]), ['source', 'name', 'cadence', 'schedule', 'feed_url', 'terms_url', 'newest_observation', 'missed_publications', 'last_success', 'seeded', 'last_error_at', 'last_error', 'failing', 'rejections']);
+    assert.deepEqual(Object.keys(rows[0]), ['source', 'name', 'cadence', 'period_rates', 'schedule', 'feed_url', 'terms_url', 'terms', 'newest_observation', 'newest_valid_to', 'missed_publications', 'last_success', 'seeded', 'last_error_at', 'last_error', 'failing', 'rejections']);
     const ecb = rows.find((r: { source: string }) => r.source === 'ECBF');
     assert.deepEqual([ecb.newest_observation, ecb.missed_publications, ecb.failing, ecb.rejections], [null, null, false, 0]);
   });

@@ -56,8 +56,8 @@ describe('npm run new-source -- ZZZZ in a copy of the repository', () => {
 
   test('registers the source in code order and adds a CHANGELOG line', () => {
     const index = readFileSync(join(repo, 'src/sources/index.ts'), 'utf8');
-    assert.match(index, /import \{ source as TCMB \} from '\.\/banks\/tcmb\.js';\nimport \{ source as ZZZZ \} from '\.\/banks\/zzzz\.js';/);
-    assert.match(index, /RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, ZZZZ,\n\];/);
+    assert.match(index, /import \{ source as USTR \} from '\.\/banks\/ustr\.js';\nimport \{ source as ZZZZ \} from '\.\/banks\/zzzz\.js';/);
+    assert.match(index, /RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB, USTR, ZZZZ,\n\];/);
     assert.match(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8'), /\n- Source ZZZZ \(TODO: the bank's name; its feed's format\)\.\n/);
   });
 

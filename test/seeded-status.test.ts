@@ -48,7 +48,7 @@ describe('a first start with KURS_INGEST=off', () => {
 
   test('kurs sources --json: no last success, seeded; the table says "seeded"', () => {
     const rows = kursJson<SourceStatus[]>(['sources'], db.url);
-    assert.equal(rows.length, 89);
+    assert.equal(rows.length, 93);
     assert.deepEqual(rows.filter((r) => !(r.last_success === null && r.seeded === (r.newest_observation !== null))), [], 'a seeded source has a last success');
     assert.ok(rows.filter((r) => r.seeded).length > 80);
     const table = spawnSync(process.execPath, [BIN, 'sources'], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' });

@@ -62,7 +62,14 @@ export const ConvertBody = envelope(
   'Bulk conversion (2.7)',
 );
 
-const BankRow = Type.Object({ currency: Type.String(), rate: Rate, last_update: Stamp, bank_update: Stamp }, { additionalProperties: false });
+const BankRow = Type.Object(
+  {
+    currency: Type.String(), rate: Rate, last_update: Stamp, bank_update: Stamp,
+    valid_from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a period rate\'s (D19) first day in force, as published; its bank_update is that day\'s first instant' })),
+    valid_to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a period rate\'s last day in force, as published (a later figure starting within it is in force instead from its own first day)' })),
+  },
+  { additionalProperties: false },
+);
 export const BankRates = envelope(
   {
     meta: Type.Object(

@@ -51,9 +51,11 @@ export async function buildSeed(fixturesDir: string, sources: readonly Source[])
     if (kept.length === 0) continue;
     const from = addDays(kept.reduce((m, k) => (k.row[0] > m ? k.row[0] : m), ''), -SEED_DAYS);
     const provenance = (part: Kept[]) => [...new Set(part.map((k) => k.file))].sort().map((file) => ({ file: `${source.code}/${file}`, sha256: hashes.get(file)! }));
-    const now = kept.filter((k) => k.row[0] >= from);
+    // A period rate (D19) is recent while it is in force after `from`: the figures in force on the
+    // newest day load before the server listens, however early their period began.
+    const now = kept.filter((k) => (k.row[6] ?? k.row[0]) >= from);
     recent.push({ source: source.code, provenance: provenance(now), rows: sortRows(now.map((k) => k.row)) });
-    const before = kept.filter((k) => k.row[0] < from);
+    const before = kept.filter((k) => (k.row[6] ?? k.row[0]) < from);
     if (before.length > 0) older.push({ source: source.code, provenance: provenance(before), rows: sortRows(before.map((k) => k.row)) });
   }
   return {

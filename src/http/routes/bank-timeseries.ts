@@ -35,7 +35,7 @@ export function bankTimeseriesRoutes(app: FastifyInstance, deps: RouteDeps): voi
       const group = groupParam(q.group);
       const reciprocal = booleanFlag('reciprocal', q.reciprocal);
       const format = rangeFormat(q.format, request.headers.accept);
-      const source = bankSource(deps.sources, code);
+      const source = bankSource(deps.sources, deps.off ?? [], code);
       const days = bankSeries(deps.store, source, { start, end, symbols, reciprocal });
       const rows = await nonEmpty(group ? groupMeansAsync(days, group) : days);
       if (!rows) throw noFigures(source.code, start, end);

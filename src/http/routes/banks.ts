@@ -59,7 +59,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (format !== undefined && format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
       const reciprocal = booleanFlag('reciprocal', request.query.reciprocal);
       const day = request.query.date === undefined ? undefined : dayParam('date', request.query.date, utcDay(deps.now()));
-      const source = bankSource(deps.sources, code);
+      const source = bankSource(deps.sources, deps.off ?? [], code);
       // D14: with `date`, the bank's figures as they stood at the end of that day; a period source's
       // (D19), the figures in force that day.
       const table = day ? await bankTableOn(deps.store, source, day) : deps.market.current.banks.get(source.code);
