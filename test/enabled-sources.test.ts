@@ -2,7 +2,7 @@
 // KURS_ENABLE_SOURCES: not fetched, not ingested, not blended, not listed. A test-only source (ECBF's
 // adapter under a code of its own, with non-commercial terms) stands in for CBBS, CBTT and PMAP.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -131,4 +131,16 @@ describe('a non-commercial source, off by default and on by name', () => {
       await s.close();
     }
   });
+});
+
+test('docs/data.md lists every source under the terms its adapter states', () => {
+  const text = readFileSync(new URL('../docs/data.md', import.meta.url), 'utf8');
+  const table = text.slice(text.indexOf('| terms | sources |'));
+  const listed = new Map<string, string[]>();
+  for (const [, terms, codes] of table.matchAll(/^\| `([a-z-]+)`[^|]*\| ([^|]+) \|$/gm)) listed.set(terms!, codes!.includes('every other source') ? [] : [...codes!.matchAll(/\b[A-Z]{4}\b/g)].map((m) => m[0]));
+  for (const terms of new Set(SOURCES.map((s) => s.terms))) {
+    const codes = SOURCES.filter((s) => s.terms === terms).map((s) => s.code);
+    if (terms === 'unknown') assert.deepEqual(listed.get('unknown'), [], 'the unknown row says "every other source"');
+    else assert.deepEqual(listed.get(terms), codes, `docs/data.md's ${terms} row`);
+  }
 });
