@@ -23,7 +23,9 @@ export const source: SyncSource = {
   countryName: 'TODO',
   // TODO: the bank's base currency (ISO 4217).
   currency: 'TODO',
-  // TODO: 'daily', 'weekly' or 'monthly'; add tableCadence: { B: 'weekly' } where tables differ.
+  // TODO: 'daily', 'weekly', 'monthly' or 'quarterly'; add tableCadence: { B: 'weekly' } where tables
+  // differ. A publisher of period rates (customs, tax, accounting rates, valid from one day to
+  // another: D21) adds periodRates: true and sets validTo on every figure; they are never blended.
   cadence: 'daily',
   // TODO: cron (UTC) of when to poll: a few tries around the publication time, on publication days.
   schedule: '0 12 * * 1-5',
@@ -36,8 +38,9 @@ export const source: SyncSource = {
   // TODO: the page that states the terms of use; add attribution: '…' where the terms ask for credit.
   // Add needsKey: true for a feed that wants a free key (KURS_SOURCE_${code}_KEY).
   termsUrl: 'https://TODO',
-  // TODO: what those terms allow (type Terms): 'open', 'attribution', 'non-commercial', 'personal-use',
-  // 'permission-required' or 'unknown' (SOURCE.md's licence line).
+  // TODO: what the terms allow, from SOURCE.md's licence line (D22): 'open', 'attribution',
+  // 'non-commercial' or 'personal-use' (off unless KURS_ENABLE_SOURCES names it),
+  // 'permission-required', or 'unknown' where the terms were not checked.
   terms: 'unknown',
   // TODO: the grade of the recorded payloads (A complete recording, B trimmed, C hand-assembled, F a library's fixture).
   grade: 'A',
@@ -101,6 +104,8 @@ describe('${code} recorded payloads', () => {
       const obs = await parseFile(name);
       assert.ok(obs.length > 0, \`\${name} gave no rates\`);
       for (const o of obs) assert.match(\`\${o.date} \${o.quote} \${o.rate}\`, /^\\d{4}-\\d{2}-\\d{2} [A-Z]{3} \\d+(\\.\\d+)?$/, name);
+      // A period source's figures carry their last day in force, and no one else's do (D21).
+      for (const o of obs) assert.equal(o.validTo !== undefined, source.periodRates === true, \`\${name}: \${o.date} \${o.quote}\`);
     }
   });
 

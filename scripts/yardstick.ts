@@ -2,10 +2,14 @@
 // blended EUR crosses against the ECB's whole history file (test/support/yardstick.ts): for working on
 // the method. `node --import tsx scripts/yardstick.ts [--worst N] [--from YYYY-MM-DD]`.
 import { blendDay, DayMemo, inputWindow, quotedOn } from '../src/history/day.js';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { addDays } from '../src/time/days.js';
 import { seedRows } from '../test/support/seed-rows.js';
 import { blendedEur, EIGHTEEN, measure, readEcbFile } from '../test/support/yardstick.js';
+
+/** The sources a default start blends (D22): those whose terms allow commercial use. */
+const SOURCES = enabledSources(REGISTRY, []);
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ecb = readEcbFile(new URL('../test/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url).pathname);

@@ -25,6 +25,9 @@ export interface Config {
   freshnessGraceDays: number;
   /** Points per 2xx response, by endpoint id (D11). */
   pointsCost: Record<EndpointId, number>;
+  /** KURS_ENABLE_SOURCES: sources whose terms forbid commercial use (D22), turned on by code by an
+   *  operator who may use them; checked against the registry at boot (src/sources/enabled.ts). */
+  enableSources: string[];
   /** KURS_SOURCE_<CODE>_URL / _KEY overrides. */
   sourceUrls: Record<string, string>;
   sourceKeys: Record<string, string>;
@@ -141,6 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     }
   }
 
+  const enableSources = (env.KURS_ENABLE_SOURCES ?? '').split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+  for (const code of enableSources) if (!/^[A-Z0-9]{4}$/.test(code)) problems.push(`KURS_ENABLE_SOURCES lists source codes like CBBS,CBTT; got ${JSON.stringify(code)}`);
+
   const limits: Limits = {
     maxConcurrent: integer('KURS_MAX_CONCURRENT', DEFAULT_LIMITS.maxConcurrent, 1, 1_000_000),
     headersTimeoutMs: integer('KURS_HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs, 100, 600_000),
@@ -176,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     adminToken,
     freshnessGraceDays: integer('KURS_FRESHNESS_GRACE_DAYS', 0, 0, 36500),
     pointsCost,
+    enableSources: [...new Set(enableSources)],
     sourceUrls,
     sourceKeys,
     ...(env.KURS_FEED_MAX_BYTES ? { feedMaxBytes: integer('KURS_FEED_MAX_BYTES', 0, 1024, 2 ** 31) } : {}),

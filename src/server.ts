@@ -21,7 +21,6 @@ import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { RebuildQueue } from './rates/rebuild-queue.js';
 import { openRuntime } from './runtime.js';
-import { SOURCES } from './sources/index.js';
 import { PgCoordination, PollingCoordination, type Coordination } from './store/coordination.js';
 
 export { SEED_FILE };
@@ -36,8 +35,9 @@ export const BOOTSTRAP_POINTS = 1_000;
 export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
   // A first start on a new SQLite file begins from the install-time build, when it fits (issue 26).
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
-  const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays) : undefined;
-  const { store, market } = await openRuntime(config);
+  const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays, config.enableSources) : undefined;
+  // The sources this instance uses (D22): off ones are neither loaded from the seed nor fetched, listed or blended.
+  const { store, market, sources, off } = await openRuntime(config);
   const now = () => new Date();
 
   // Instances started together on an empty database take turns here: the first loads the seed and
@@ -46,7 +46,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   await store.exclusive('kurs-seed', async () => {
     if (config.seed && !(await store.hasSnapshots())) {
       const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
-      const failed = (await loadSeed(store, SOURCES, seed, now())).filter((o) => o.status === 'failed');
+      const failed = (await loadSeed(store, sources, seed, now())).filter((o) => o.status === 'failed');
       for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
     }
     if (config.bootstrapKey && !(await store.hasAccounts())) {
@@ -57,8 +57,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const historyLoaded = new HistoryReadiness();
   const meter = createMeter(config.meter, store);
   // History (issue 14): served from what is stored; loaded and caught up in the background.
-  const history = new History(store, SOURCES, config.freshnessGraceDays);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, ingest: config.ingest, historyLoaded, history });
+  const history = new History(store, sources, config.freshnessGraceDays);
+  const app = buildApp({ store, meter, market, sources, off, pointsCost: config.pointsCost, now, logLevel: config.logLevel, logSample: config.logSample, ...(config.logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}), adminToken: config.adminToken, limits: config.limits, keyCache: { ttlMs: config.keyCacheMs }, corsOrigins: config.corsOrigins, fastLane: config.fastLane, ingest: config.ingest, historyLoaded, history });
   // Every rebuild (new data, the day boundary, retries) goes through this one queue; steps that
   // must follow new data (history, say) join `rebuilds.onData`.
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
@@ -133,7 +133,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       if (historyLoaded.settled) historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
-        scheduler = new Scheduler({ store, sources: SOURCES, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
+        scheduler = new Scheduler({ store, sources, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
         scheduler.start();
         app.log.info('this instance is the ingester');
       } else if (!leader && scheduler) {
@@ -148,7 +148,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   // The install-time build holds the seed's history: nothing to load (its batches are all stored).
   const built = firstStart !== undefined && 'adopted' in firstStart;
   if (built) app.log.info({ from: 'the install-time build' }, 'seed history already loaded');
-  const seedHistory = config.seed && !built ? startSeedHistory({ store, sources: SOURCES, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log, ...(sqlitePath && sqlitePath !== ':memory:' ? { worker: { path: sqlitePath, sync: config.sqliteSync, graceDays: config.freshnessGraceDays, today: () => utcDay(now()) } } : {}) }) : undefined;
+  const seedHistory = config.seed && !built ? startSeedHistory({ store, sources, readiness: historyLoaded, now, onData: () => rebuilds.refresh(), log: app.log, ...(sqlitePath && sqlitePath !== ':memory:' ? { worker: { path: sqlitePath, sync: config.sqliteSync, graceDays: config.freshnessGraceDays, enable: config.enableSources, today: () => utcDay(now()) } } : {}) }) : undefined;
   if (!seedHistory) historyLoaded.markLoaded();
   // Once the rows are in: one catch-up (the ingester materialises, another instance reads what it
   // wrote), then every day is known and the gate opens; then the follower takes over.

@@ -5,9 +5,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { SourceStatus } from '../src/ingest/health.js';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { tempDb } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
+
+/** The sources of a default start: those whose terms allow commercial use (D22). */
+const SOURCES = enabledSources(REGISTRY, []);
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -54,7 +58,7 @@ describe('kurs ingest and kurs sources --json', () => {
     const rows = await sources();
     assert.deepEqual([...rows.keys()].sort(), SOURCES.map((s) => s.code).sort());
     const ecbf = rows.get('ECBF')!;
-    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'rejections', 'schedule', 'seeded', 'source', 'terms_url']);
+    assert.deepEqual(Object.keys(ecbf).sort(), ['cadence', 'failing', 'feed_url', 'last_error', 'last_error_at', 'last_success', 'missed_publications', 'name', 'newest_observation', 'newest_valid_to', 'period_rates', 'rejections', 'schedule', 'seeded', 'source', 'terms', 'terms_url']);
     assert.equal(ecbf.newest_observation, TODAY);
     assert.equal(ecbf.missed_publications, 0);
     assert.ok(ecbf.last_success !== null && Date.now() - Date.parse(ecbf.last_success) < 120_000, String(ecbf.last_success));

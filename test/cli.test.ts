@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { tempDb } from './helpers.js';
+
+/** The sources of a default start: those whose terms allow commercial use (D22). */
+const SOURCES = enabledSources(REGISTRY, []);
 
 const BIN = fileURLToPath(new URL('../bin/kurs', import.meta.url));
 
@@ -118,7 +122,7 @@ describe('the kurs command line (DESIGN contracts)', () => {
     const rows = json('sources', '--json');
     // One row per registered adapter, whatever their number (the registry is the count's one home).
     assert.deepEqual(rows.map((r: { source: string }) => r.source).sort(), SOURCES.map((s) => s.code).sort());
-    assert.deepEqual(Object.keys(rows[0]), ['source', 'name', 'cadence', 'schedule', 'feed_url', 'terms_url', 'newest_observation', 'missed_publications', 'last_success', 'seeded', 'last_error_at', 'last_error', 'failing', 'rejections']);
+    assert.deepEqual(Object.keys(rows[0]), ['source', 'name', 'cadence', 'period_rates', 'schedule', 'feed_url', 'terms_url', 'terms', 'newest_observation', 'newest_valid_to', 'missed_publications', 'last_success', 'seeded', 'last_error_at', 'last_error', 'failing', 'rejections']);
     const ecb = rows.find((r: { source: string }) => r.source === 'ECBF');
     assert.deepEqual([ecb.newest_observation, ecb.missed_publications, ecb.failing, ecb.rejections], [null, null, false, 0]);
   });

@@ -76,6 +76,22 @@ describe('/explore in chromium', { skip }, () => {
     await context.close();
   });
 
+  test('lists the sources with their cadence (a period source says so) and terms, for 1 point', async () => {
+    const { key } = await t.key({ plan: 'starter', points: 5 });
+    const page = await browser.newPage();
+    await page.goto(`${base}/explore`);
+    await page.fill('#key', key);
+    await page.click('#sources-box summary');
+    await page.click('#list-sources');
+    await page.locator('#sources').waitFor({ state: 'visible' });
+    const row = async (code: string) => page.locator('#sources tbody tr', { has: page.locator(`td:text-is("${code}")`) }).locator('td').allInnerTexts();
+    assert.deepEqual((await row('HMRC')).slice(0, 4), ['HMRC', 'HM Revenue & Customs', 'monthly period', 'open']);
+    assert.deepEqual((await row('USTR')).slice(2, 4), ['quarterly period', 'open']);
+    assert.deepEqual((await row('ECBF')).slice(2, 4), ['daily', 'attribution']);
+    assert.match(await page.locator('#notice').innerText(), /^\d+ sources\. Cost 1 point; 4 left\.$/);
+    await page.close();
+  });
+
   test('a wrong key is shown as the server\'s message and costs nothing', async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/explore`);

@@ -58,11 +58,15 @@ describe('the first-start build', () => {
     assert.equal(marker(target), 'mine.db');
   });
 
-  test('a stale build (other code or seed, other grace) or a missing one is not used', () => {
+  test('a stale build (other code or seed, other grace, other sources turned on) or a missing one is not used', () => {
     const stale = standIn('stale.db', 'f'.repeat(64));
     const target = join(dir, 'fresh.db');
     const out = adoptFirstStart(stale, target, 0);
-    assert.ok('skipped' in out && /other code, seed or KURS_FRESHNESS_GRACE_DAYS/.test(out.skipped), JSON.stringify(out));
+    assert.ok('skipped' in out && /other code, seed, KURS_FRESHNESS_GRACE_DAYS or KURS_ENABLE_SOURCES/.test(out.skipped), JSON.stringify(out));
+    // Built with the sources on by default (D22): a server that turns another on loads the seed itself.
+    const defaults = standIn('defaults.db', firstStartKey(0));
+    assert.ok('skipped' in adoptFirstStart(defaults, target, 0, ['IMFD']));
+    assert.equal(firstStartKey(0, ['CBTT', 'CBBS']), firstStartKey(0, ['CBBS', 'CBTT']));
     assert.equal(existsSync(target), false);
     const otherGrace = standIn('grace.db', firstStartKey(0));
     assert.ok('skipped' in adoptFirstStart(otherGrace, target, 3));

@@ -17,6 +17,7 @@ import type { CorsOrigins } from '../src/http/cors.js';
 import { loadSeed, type Seed } from '../src/ingest/seed.js';
 import { Market } from '../src/rates/market.js';
 import { SEED_FILE } from '../src/server.js';
+import { enabledSources } from '../src/sources/enabled.js';
 import { SOURCES } from '../src/sources/index.js';
 import { openSqlite } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
@@ -49,21 +50,24 @@ export interface TestApp {
 }
 
 export async function testApp(
-  opts: { now?: Date; seeded?: boolean; history?: boolean; seedHistory?: boolean; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean; logSample?: number } = {},
+  opts: { now?: Date; seeded?: boolean; history?: boolean; seedHistory?: boolean; enable?: string[]; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean; logSample?: number } = {},
 ): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
   await store.migrate();
   const now = () => opts.now ?? SEED_TODAY;
-  if (opts.seeded !== false) await loadSeed(store, SOURCES, seed(), now());
-  const market = new Market(store, SOURCES, 0);
+  // The sources of a default start (D22), or with KURS_ENABLE_SOURCES's `enable`, as the server has them.
+  const sources = enabledSources(SOURCES, opts.enable ?? []);
+  const off = SOURCES.filter((s) => !sources.includes(s));
+  if (opts.seeded !== false) await loadSeed(store, sources, seed(), now());
+  const market = new Market(store, sources, 0);
   await market.rebuild(now());
   // Materialised history (issue 14); without it, ranges answer 503 and single days are computed.
   let history: History | undefined;
   // The bundled seed's older figures too, as a fresh start has them once its background load is done.
-  if (opts.seedHistory) await loadSeedHistory(store, SOURCES, await readSeedHistory(), now, { batchRows: 50_000, pause: async () => {} });
+  if (opts.seedHistory) await loadSeedHistory(store, sources, await readSeedHistory(), now, { batchRows: 50_000, pause: async () => {} });
   if (opts.history || opts.seedHistory) {
-    history = new History(store, SOURCES, 0);
+    history = new History(store, sources, 0);
     await history.load();
     await history.materialise(now().toISOString().slice(0, 10));
   }
@@ -76,7 +80,7 @@ export async function testApp(
   });
   const pointsCost = { ...Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])), ...opts.pointsCost } as Record<EndpointId, number>;
   const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
-  const app = buildApp({ store, meter, market, sources: SOURCES, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}), ...(history ? { history } : {}), ...(opts.historyLoaded ? { historyLoaded: opts.historyLoaded } : {}), ...(opts.fastLane === undefined ? {} : { fastLane: opts.fastLane }), ...(opts.logSample ? { logSample: opts.logSample } : {}) });
+  const app = buildApp({ store, meter, market, sources, off, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}), ...(history ? { history } : {}), ...(opts.historyLoaded ? { historyLoaded: opts.historyLoaded } : {}), ...(opts.fastLane === undefined ? {} : { fastLane: opts.fastLane }), ...(opts.logSample ? { logSample: opts.logSample } : {}) });
   const openApiProblems = recordAgainstOpenApi(app);
   await app.ready();
   return {

@@ -13,11 +13,15 @@ import { blendDay, DayMemo, inputWindow, quotedOn, type DayRate, type DayRates }
 import { pairText } from '../src/history/pair-text.js';
 import { firstHistoryDay } from '../src/history/touched.js';
 import { toRateText } from '../src/money/decimal.js';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { addDays } from '../src/time/days.js';
 import { fixtureDir } from './support/fixtures.js';
 import { seedRows } from './support/seed-rows.js';
 import { blendEachDay, EIGHTEEN, measure, readEcbFile, type EcbFile, type Yardstick } from './support/yardstick.js';
+
+/** The sources a default start blends (D22): those whose terms allow commercial use. */
+const SOURCES = enabledSources(REGISTRY, []);
 
 const dir = fixtureDir('ECBF');
 

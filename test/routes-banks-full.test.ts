@@ -4,10 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FRESH_DAYS } from '../src/blend/freshness.js';
 import type { BankListing } from '../src/rates/bank-list.js';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { testApp, type TestApp } from './helpers.js';
 
-const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'attribution', 'cadence', 'table_cadence', 'published_at_utc', 'first_date', 'newest_date', 'currencies', 'status', 'discontinued', 'measured_error'];
+/** The sources a default start lists: those whose terms allow commercial use (D22). */
+const SOURCES = enabledSources(REGISTRY, []);
+
+const FIELDS = ['country_code', 'country_name', 'bank_code', 'currency', 'bank_name', 'terms_url', 'terms', 'attribution', 'cadence', 'table_cadence', 'period_rates', 'published_at_utc', 'first_date', 'newest_date', 'newest_valid_to', 'currencies', 'status', 'discontinued', 'measured_error'];
 
 describe('GET /v1/banks?format=full', () => {
   let t: TestApp;
@@ -33,15 +37,28 @@ describe('GET /v1/banks?format=full', () => {
     // what validation refused, such as figures dated too far ahead of the test's clock).
     const held = new Map<string, string[]>();
     for (const o of await t.store.recentObservations(36_500)) held.set(o.source, [...(held.get(o.source) ?? []), o.date]);
+    // A period source's (D21): the first days of its periods, and the last day they cover.
+    const periodEnd = new Map<string, string>();
+    for (const s of SOURCES.filter((x) => x.periodRates)) {
+      for (const p of await t.store.sourcePeriods(s.code, '0000-01-01', '9999-12-31')) {
+        held.set(s.code, [...(held.get(s.code) ?? []), p.validFrom]);
+        if (p.validTo > (periodEnd.get(s.code) ?? '')) periodEnd.set(s.code, p.validTo);
+      }
+    }
     for (const dates of held.values()) dates.sort();
     assert.ok(held.size > 40, 'the seed is loaded');
+    // The BIS's 2025 months are within 45 days of the test's clock; the others' periods begin later.
+    assert.equal(periodEnd.get('BISB'), '2025-02-28');
     for (const b of banks) {
       const s = SOURCES.find((x) => x.code === b.bank_code)!;
       assert.deepEqual(Object.keys(b), FIELDS, b.bank_code);
       assert.equal(b.terms_url, s.termsUrl);
       assert.match(b.terms_url, /^https?:\/\//);
+      assert.equal(b.terms, s.terms, b.bank_code);
       assert.equal(b.attribution, s.attribution ?? null);
       assert.equal(b.cadence, s.cadence);
+      assert.equal(b.period_rates, s.periodRates === true, b.bank_code);
+      assert.equal(b.newest_valid_to, periodEnd.get(b.bank_code) ?? null, b.bank_code);
       assert.match(b.published_at_utc, /^\d{2}:\d{2}:\d{2}$/);
       const dates = held.get(b.bank_code) ?? [];
       assert.equal(b.first_date, dates[0] ?? null, `${b.bank_code} first date`);
@@ -53,8 +70,10 @@ describe('GET /v1/banks?format=full', () => {
     // Current: the newest figure is within its cadence's freshness on the test's day (D10, grace 0).
     const today = Date.parse('2026-04-14');
     for (const b of banks.filter((x) => x.status !== 'discontinued')) {
-      const age = b.newest_date === null ? Infinity : (today - Date.parse(b.newest_date)) / 86_400_000;
-      assert.equal(b.status, age <= FRESH_DAYS[b.cadence] ? 'current' : 'stale', `${b.bank_code}: ${b.newest_date}`);
+      // A period source is judged by the end of its newest period (D21).
+      const newest = b.period_rates ? b.newest_valid_to : b.newest_date;
+      const age = newest === null ? Infinity : (today - Date.parse(newest)) / 86_400_000;
+      assert.equal(b.status, age <= FRESH_DAYS[b.cadence] ? 'current' : 'stale', `${b.bank_code}: ${newest}`);
     }
     assert.deepEqual([...new Set(banks.map((b) => b.status))].sort(), ['current', 'discontinued', 'stale']);
   });

@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Running } from '../bench/servers.js';
 import { lastSuccessText, type SourceStatus } from '../src/ingest/health.js';
-import { SOURCES } from '../src/sources/index.js';
+import { enabledSources } from '../src/sources/enabled.js';
+import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { tempDb } from './helpers.js';
 import { BIN, kursJson, startServer, stopServer } from './support/server-process.js';
+
+/** The sources of a default start: those whose terms allow commercial use (D22). */
+const SOURCES = enabledSources(REGISTRY, []);
 
 const ECB_DAY = `<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time='2026-04-14'><Cube currency='USD' rate='1.1750'/></Cube></Cube></gesmes:Envelope>`;
 

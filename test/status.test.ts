@@ -49,7 +49,7 @@ describe('/status, on the written test dataset', () => {
 
   test('says why nothing is fresh: ingest off, and data older than the clock', () => {
     const row = (source: string, newest: string | null, seeded: boolean): StatusRow => ({
-      source, name: source, country: 'X', cadence: 'daily', schedule: '0 16 * * 1-5', feed_url: 'https://x', terms_url: 'https://x', newest_observation: newest, missed_publications: 0,
+      source, name: source, country: 'X', cadence: 'daily', period_rates: false, schedule: '0 16 * * 1-5', feed_url: 'https://x', terms_url: 'https://x', terms: 'unknown', newest_observation: newest, newest_valid_to: null, missed_publications: 0,
       last_success: seeded ? null : '2026-08-19T16:00:00.000Z', seeded, last_error_at: null, last_error: null, failing: false, rejections: 0, fresh: false, state: 'stale',
     });
     const model = (over: Partial<StatusModel>): StatusModel => ({

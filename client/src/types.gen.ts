@@ -57,6 +57,10 @@ export type BankResponse = {
     last_update: string;
     /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
     bank_update: string;
+    /** a period rate's (D21) first day in force, as published; its bank_update is that day's first instant */
+    valid_from?: string;
+    /** a period rate's last day in force, as published (a later figure starting within it is in force instead from its own first day) */
+    valid_to?: string;
   }>;
 };
 
@@ -94,20 +98,26 @@ export type BanksResponse = {
     bank_name: string;
     /** the page stating the terms of use of the bank's figures */
     terms_url: string;
+    /** what the terms allow (D22); `unknown`: not checked. Sources whose terms forbid commercial use are off unless the operator names them in KURS_ENABLE_SOURCES */
+    terms: "open" | "attribution" | "non-commercial" | "personal-use" | "permission-required" | "unknown";
     /** the credit line the terms ask for; null where they ask for none */
     attribution: string | null;
-    cadence: "daily" | "weekly" | "monthly";
+    cadence: "daily" | "weekly" | "monthly" | "quarterly";
     /** cadence per table where tables differ (NBP table B is weekly) */
-    table_cadence: Record<string, "daily" | "weekly" | "monthly"> | null;
+    table_cadence: Record<string, "daily" | "weekly" | "monthly" | "quarterly"> | null;
+    /** the source publishes period rates (customs, tax, accounting: D21), each in force from `valid_from` to `valid_to` and never blended; false: fixings */
+    period_rates: boolean;
     /** documented publication time of day, UTC */
     published_at_utc: string;
-    /** oldest publication date held */
+    /** oldest publication date held (of a period source: the first day of its oldest period) */
     first_date: string | null;
-    /** newest publication date held */
+    /** newest publication date held (of a period source: the first day of its newest period) */
     newest_date: string | null;
+    /** a period source's last day covered by a held period; null for the others */
+    newest_valid_to: string | null;
     /** the currencies the bank publishes now */
     currencies: Array<string>;
-    /** `current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher */
+    /** `current`: the newest figure (of a period source: the end of its newest period) is within its cadence (D10, D21); `stale`: older, or none held; `discontinued`: a historical-only publisher */
     status: "current" | "stale" | "discontinued";
     /** last day a discontinued publisher published */
     discontinued: string | null;

@@ -137,7 +137,7 @@ function legend(codes) {
   $('chart-box').hidden = false;
 }
 
-function table(head, rows) {
+function table(head, rows, id = 'table') {
   const tr = (cells, tag) => {
     const row = document.createElement('tr');
     cells.forEach((text, i) => {
@@ -148,9 +148,24 @@ function table(head, rows) {
     });
     return row;
   };
-  $('table').tHead.replaceChildren(tr(head, 'th'));
-  $('table').tBodies[0].replaceChildren(...rows.map((r) => tr(r, 'td')));
-  $('table').hidden = false;
+  $(id).tHead.replaceChildren(tr(head, 'th'));
+  $(id).tBodies[0].replaceChildren(...rows.map((r) => tr(r, 'td')));
+  $(id).hidden = false;
+}
+
+/** The sources this server uses (GET /v1/banks?format=full): cadence, period or not, terms, status. */
+async function listSources() {
+  localStorage.setItem(KEY_STORE, $('key').value.trim());
+  message($('error'), '');
+  try {
+    const reply = await call('/v1/banks?format=full');
+    if (!reply.ok) throw new Error(`${reply.body.error}: ${reply.body.message}`);
+    const newest = (b) => (b.newest_valid_to ? `${b.newest_date} to ${b.newest_valid_to}` : b.newest_date ?? '–');
+    table(['Code', 'Name', 'Cadence', 'Terms', 'Status', 'Newest'], reply.body.banks.map((b) => [b.bank_code, b.bank_name, b.period_rates ? `${b.cadence} period` : b.cadence, b.terms, b.status, newest(b)]), 'sources');
+    message($('notice'), `${reply.body.banks.length} sources.${costText(reply)}`);
+  } catch (err) {
+    message($('error'), err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** What a range without figures says: which range, and where this server's figures end. */
@@ -205,4 +220,5 @@ $('key').value = localStorage.getItem(KEY_STORE) ?? '';
 for (const id of ['start', 'end']) $(id).addEventListener('input', () => ((picked = true), showCost()));
 for (const id of ['base', 'symbols']) $(id).addEventListener('change', () => picked || defaultRange());
 $('query').addEventListener('submit', run);
+$('list-sources').addEventListener('click', listSources);
 defaultRange();

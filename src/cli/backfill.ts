@@ -6,7 +6,7 @@ import { MultiBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import { CONFIRM_ABOVE_REQUESTS, estimate, planBackfill, runBackfill, type BackfillResult } from '../ingest/backfill.js';
 import { createHttpClient } from '../sources/http.js';
-import { SOURCES } from '../sources/index.js';
+import { pickSources } from './pick-sources.js';
 import { CliError, print, withRuntime } from './util.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -51,12 +51,11 @@ export function backfillCommand(program: Command): void {
       }
       if (window.from > window.to || window.to > today) throw new CliError(`need --from ≤ --to ≤ today (${today}); got ${window.from} … ${window.to}`);
       const only = codes.map((c) => c.toUpperCase());
-      const unknown = only.filter((c) => !SOURCES.some((s) => s.code === c));
-      if (unknown.length > 0) throw new CliError(`no adapter for ${unknown.join(', ')}; \`kurs sources\` lists them`);
-      // Historical-only publishers have no live feed to poll; they are fetched only when named.
-      const sources = only.length > 0 ? SOURCES.filter((s) => only.includes(s.code)) : SOURCES.filter((s) => !s.discontinued);
 
-      const results = await withRuntime(async ({ store, config }) => {
+      const results = await withRuntime(async ({ store, config, sources: enabled }) => {
+        // Historical-only publishers have no live feed to poll; they are fetched only when named.
+        // A source that is off here (D22) is not fetched, named or not.
+        const sources = only.length > 0 ? pickSources(enabled, only) : enabled.filter((s) => !s.discontinued);
         const { plans, skipped } = planBackfill(sources, window, config);
         for (const s of skipped) process.stderr.write(`warning: ${s.source} skipped: ${s.reason}\n`);
         const est = estimate(plans);

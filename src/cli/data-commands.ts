@@ -7,7 +7,9 @@ import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
 import { serve } from '../server.js';
 import { createHttpClient } from '../sources/http.js';
+import { offMessage } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
+import { pickSources } from './pick-sources.js';
 import { CliError, print, printJson, table, withRuntime } from './util.js';
 
 export function dataCommands(program: Command): void {
@@ -48,19 +50,22 @@ export function dataCommands(program: Command): void {
     .option('--accept-jumps', 'store figures that moved more than 50% (a real devaluation the jump rule held back)')
     .action(async (codes: string[], o: { fromDir?: string; acceptJumps?: boolean }) => {
       const only = codes.length > 0 ? codes.map((c) => c.toUpperCase()) : undefined;
-      const unknown = only?.filter((c) => !SOURCES.some((s) => s.code === c)) ?? [];
-      if (unknown.length > 0) throw new CliError(`no adapter for ${unknown.join(', ')}; \`kurs\` knows ${SOURCES.map((s) => s.code).join(', ')}`);
       const opts = { acceptJumps: o.acceptJumps === true };
-      const { outcomes, skippedFiles } = await withRuntime(async ({ store, config }) => {
+      const { outcomes, skippedFiles } = await withRuntime(async ({ store, config, sources: enabled }) => {
+        // Only the sources this instance uses (D22): a folder of a source that is off is not read.
+        const sources = only ? pickSources(enabled, only) : enabled;
         if (o.fromDir) {
-          const report = await ingestDir(store, SOURCES, o.fromDir, () => new Date(), only, opts).catch((err: NodeJS.ErrnoException) => {
+          const report = await ingestDir(store, sources, o.fromDir, () => new Date(), only, opts).catch((err: NodeJS.ErrnoException) => {
             throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new CliError(`cannot read ${o.fromDir}: ${err.code}`) : err;
           });
-          for (const folder of report.unknownFolders) process.stderr.write(`warning: no adapter for folder ${folder}; skipped\n`);
+          for (const folder of report.unknownFolders) {
+            const off = SOURCES.find((s) => s.code === folder.toUpperCase());
+            process.stderr.write(off ? `warning: folder ${folder} skipped: ${offMessage(off)}\n` : `warning: no adapter for folder ${folder}; skipped\n`);
+          }
           return report;
         }
         const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date() };
-        const results = await Promise.all(SOURCES.filter((s) => !only || only.includes(s.code)).map((s) => ingestLive(deps, s, opts)));
+        const results = await Promise.all(sources.map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {
           if (r.status === 'skipped') process.stderr.write(`warning: ${r.source} skipped: ${r.reason}\n`);
@@ -85,11 +90,11 @@ export function dataCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
       const now = new Date();
-      const rows = sourceStatuses(SOURCES, await withRuntime(({ store }) => store.sourceHealth()), now);
+      const rows = await withRuntime(async ({ store, sources }) => sourceStatuses(sources, await store.sourceHealth(), now));
       if (o.json) return printJson(rows);
       print(table([
         ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
-        ...rows.map((r) => [r.source, r.cadence, r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
+        ...rows.map((r) => [r.source, r.period_rates ? `${r.cadence} period` : r.cadence, r.newest_valid_to ? `${r.newest_observation} to ${r.newest_valid_to}` : r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
       ]));
     });
 }

@@ -15,7 +15,11 @@ export interface AppDeps {
   /** Points meter (src/access/meter.ts): what every charged response goes through. */
   meter: Meter;
   market: Market;
+  /** The sources this server uses (D22): listed, served, blended. */
   sources: readonly Source[];
+  /** Registered sources that are off here (terms that forbid commercial use, not named in
+   *  KURS_ENABLE_SOURCES): `/v1/bank/{code}` says so, and how to turn one on. None when omitted. */
+  off?: readonly Source[];
   pointsCost: Record<EndpointId, number>;
   now: () => Date;
   /** pino level for request logs; tests pass 'silent'. */

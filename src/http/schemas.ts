@@ -62,7 +62,14 @@ export const ConvertBody = envelope(
   'Bulk conversion (2.7)',
 );
 
-const BankRow = Type.Object({ currency: Type.String(), rate: Rate, last_update: Stamp, bank_update: Stamp }, { additionalProperties: false });
+const BankRow = Type.Object(
+  {
+    currency: Type.String(), rate: Rate, last_update: Stamp, bank_update: Stamp,
+    valid_from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a period rate\'s (D21) first day in force, as published; its bank_update is that day\'s first instant' })),
+    valid_to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a period rate\'s last day in force, as published (a later figure starting within it is in force instead from its own first day)' })),
+  },
+  { additionalProperties: false },
+);
 export const BankRates = envelope(
   {
     meta: Type.Object(
@@ -79,19 +86,25 @@ const BankListed = {
   country_code: Type.String(), country_name: Type.String(), bank_code: Type.String({ pattern: '^[A-Z0-9]{4}$' }), currency: Currency, bank_name: Type.String(),
 };
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
-const Cadence = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
+const Cadence = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly'), Type.Literal('quarterly')]);
+const Terms = Type.Union(['open', 'attribution', 'non-commercial', 'personal-use', 'permission-required', 'unknown'].map((t) => Type.Literal(t)), {
+  description: 'what the terms allow (D22); `unknown`: not checked. Sources whose terms forbid commercial use are off unless the operator names them in KURS_ENABLE_SOURCES',
+});
 const BankFull = Type.Object(
   {
     ...BankListed,
     terms_url: Type.String({ description: 'the page stating the terms of use of the bank\'s figures' }),
+    terms: Terms,
     attribution: Type.Union([Type.String(), Type.Null()], { description: 'the credit line the terms ask for; null where they ask for none' }),
     cadence: Cadence,
     table_cadence: Type.Union([Type.Record(Type.String(), Cadence), Type.Null()], { description: 'cadence per table where tables differ (NBP table B is weekly)' }),
+    period_rates: Type.Boolean({ description: 'the source publishes period rates (customs, tax, accounting: D21), each in force from `valid_from` to `valid_to` and never blended; false: fixings' }),
     published_at_utc: Type.String({ pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'documented publication time of day, UTC' }),
-    first_date: Type.Union([Day, Type.Null()], { description: 'oldest publication date held' }),
-    newest_date: Type.Union([Day, Type.Null()], { description: 'newest publication date held' }),
+    first_date: Type.Union([Day, Type.Null()], { description: 'oldest publication date held (of a period source: the first day of its oldest period)' }),
+    newest_date: Type.Union([Day, Type.Null()], { description: 'newest publication date held (of a period source: the first day of its newest period)' }),
+    newest_valid_to: Type.Union([Day, Type.Null()], { description: 'a period source\'s last day covered by a held period; null for the others' }),
     currencies: Type.Array(Currency, { description: 'the currencies the bank publishes now' }),
-    status: Type.Union([Type.Literal('current'), Type.Literal('stale'), Type.Literal('discontinued')], { description: '`current`: the newest figure is within its cadence (D10); `stale`: older, or none held; `discontinued`: a historical-only publisher' }),
+    status: Type.Union([Type.Literal('current'), Type.Literal('stale'), Type.Literal('discontinued')], { description: '`current`: the newest figure (of a period source: the end of its newest period) is within its cadence (D10, D21); `stale`: older, or none held; `discontinued`: a historical-only publisher' }),
     discontinued: Type.Union([Day, Type.Null()], { description: 'last day a discontinued publisher published' }),
     measured_error: Type.Union([Type.Object({ median: Type.Number({ minimum: 0 }), currencies: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), Type.Null()], {
       description: 'how well its figures track the other sources\' (docs/blending.md): the median of its measured errors, relative standard deviations, over the currencies measured in the 45 days before this month; null where none is measured and its grade\'s prior applies',

@@ -43,8 +43,9 @@ function row(r: StatusRow): string {
   const error = r.last_error === null ? '' : `<span title="${escapeHtml(r.last_error)}">${escapeHtml(r.last_error.length > ERROR_CHARS ? `${r.last_error.slice(0, ERROR_CHARS)}…` : r.last_error)}</span>`;
   return `<tr class="${r.state.replace(' ', '-')}" id="src-${escapeHtml(r.source)}">`
     + `<td><code>${escapeHtml(r.source)}</code></td><td>${escapeHtml(r.name)}<br><small>${escapeHtml(r.country)}</small></td>`
-    + `<td><span class="badge">${r.state}</span></td><td>${escapeHtml(r.cadence)}</td>`
-    + `<td>${r.newest_observation === null ? '–' : escapeHtml(r.newest_observation)}</td>`
+    + `<td><span class="badge">${r.state}</span></td><td>${escapeHtml(r.cadence)}${r.period_rates ? ' period' : ''}</td>`
+    // A period source's newest figure is a period (D21): its first day to its last.
+    + `<td>${r.newest_observation === null ? '–' : escapeHtml(r.newest_valid_to === null ? r.newest_observation : `${r.newest_observation} to ${r.newest_valid_to}`)}</td>`
     + `<td class="num">${r.missed_publications ?? '–'}</td><td>${escapeHtml(lastSuccessText(r, ' '))}</td>`
     + `<td>${r.last_error_at === null ? '–' : `${stamp(r.last_error_at)}<br>${error}`}</td></tr>`;
 }
@@ -56,7 +57,8 @@ const DAY_MS = 86_400_000;
 export function staleReasons(m: StatusModel): string[] {
   const reasons: string[] = [];
   if (!m.ingest) reasons.push('Ingest is off on this instance (<code>KURS_INGEST=off</code>): it fetches no source, so its figures change only when another instance sharing its database, or <code>kurs ingest</code>, brings new ones.');
-  const held = m.rows.flatMap((r) => (r.newest_observation === null ? [] : [r.newest_observation])).sort();
+  // Fixings only: a customs period starts weeks ahead of the clock (D21).
+  const held = m.rows.flatMap((r) => (r.newest_observation === null || r.period_rates ? [] : [r.newest_observation])).sort();
   const newest = held[held.length - 1];
   if (m.currencies.fresh === 0 && newest !== undefined && newest < m.today) {
     const days = Math.round((Date.parse(m.today) - Date.parse(newest)) / DAY_MS);

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { FIRST_START_DB } from '../config.js';
 import { History } from '../history/history.js';
+import { enabledSources } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import { openSqlite } from '../store/open.js';
 import { utcDay } from '../time/days.js';
@@ -43,9 +44,10 @@ export interface FirstStartInfo {
 /** The sidecar that says a build is complete, and for what. */
 const infoFile = (db: string) => `${db}.json`;
 
-/** Hashes the code, the seed and the freshness grace a build's rows depend on. */
-export function firstStartKey(graceDays: number): string {
-  const hash = createHash('sha256').update(`layout ${LAYOUT}\ngrace ${graceDays}\n`);
+/** Hashes the code, the seed, the freshness grace and the sources turned on (KURS_ENABLE_SOURCES,
+ *  D22) a build's rows depend on. */
+export function firstStartKey(graceDays: number, enable: readonly string[] = []): string {
+  const hash = createHash('sha256').update(`layout ${LAYOUT}\ngrace ${graceDays}\nenable ${[...enable].sort().join(',')}\n`);
   const files = CODE_DIRS.flatMap((d) => {
     const dir = join(CODE, d);
     return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)) : [];
@@ -68,12 +70,14 @@ export async function buildFirstStart(target: string, graceDays: number, now: Da
   let lastDay: string | null;
   try {
     await store.migrate();
-    await loadSeed(store, SOURCES, JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed, now);
+    // The sources on by default (D22): a server that turns others on loads the seed itself.
+    const sources = enabledSources(SOURCES, []);
+    await loadSeed(store, sources, JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed, now);
     // The seed-history loader's own batches (so a later start finds them stored), with no pauses:
     // nothing else uses this file.
-    const report = await loadSeedHistory(store, SOURCES, await openSeedHistory(), () => now, { pause: async () => {} });
+    const report = await loadSeedHistory(store, sources, await openSeedHistory(), () => now, { pause: async () => {} });
     if (report.failed.length > 0) throw new Error(`seed history batches not loaded: ${JSON.stringify(report.failed.slice(0, 3))}`);
-    const history = new History(store, SOURCES, graceDays);
+    const history = new History(store, sources, graceDays);
     await history.load();
     lastDay = (await history.materialise(utcDay(now))).mark.lastDay;
   } finally {
@@ -96,8 +100,8 @@ export async function buildFirstStart(target: string, graceDays: number, now: Da
   return info;
 }
 
-/** The build at `db` when it is complete and made by this code for this grace; else why not. */
-export function usableBuild(db: string, graceDays: number): FirstStartInfo | string {
+/** The build at `db` when it is complete and made by this code for this grace and these sources; else why not. */
+export function usableBuild(db: string, graceDays: number, enable: readonly string[] = []): FirstStartInfo | string {
   let info: FirstStartInfo;
   try {
     info = JSON.parse(readFileSync(infoFile(db), 'utf8')) as FirstStartInfo;
@@ -105,7 +109,7 @@ export function usableBuild(db: string, graceDays: number): FirstStartInfo | str
     return `no install-time build at ${db}`;
   }
   if (!existsSync(db)) return `no install-time build at ${db}`;
-  if (info.key !== firstStartKey(graceDays)) return `the install-time build at ${db} is for other code, seed or KURS_FRESHNESS_GRACE_DAYS (run npm run build:first-start)`;
+  if (info.key !== firstStartKey(graceDays, enable)) return `the install-time build at ${db} is for other code, seed, KURS_FRESHNESS_GRACE_DAYS or KURS_ENABLE_SOURCES (run npm run build:first-start)`;
   return info;
 }
 
@@ -115,9 +119,9 @@ export function usableBuild(db: string, graceDays: number): FirstStartInfo | str
  * only if nothing has created `path` meanwhile (another process starting on it keeps its own).
  * Returns what was used, or why the build was not (the ordinary load then runs).
  */
-export function adoptFirstStart(build: string, path: string, graceDays: number): { adopted: FirstStartInfo } | { skipped: string } {
+export function adoptFirstStart(build: string, path: string, graceDays: number, enable: readonly string[] = []): { adopted: FirstStartInfo } | { skipped: string } {
   if (path === ':memory:' || [path, `${path}-wal`, `${path}-journal`].some((f) => existsSync(f))) return { skipped: 'the database exists' };
-  const found = usableBuild(build, graceDays);
+  const found = usableBuild(build, graceDays, enable);
   if (typeof found === 'string') return { skipped: found };
   mkdirSync(dirname(path), { recursive: true });
   const scratch = `${path}.first-start-${process.pid}`;

@@ -7,8 +7,8 @@ import { DAY_MS, isWeekend } from '../time/days.js';
 
 /**
  * Publications expected after `newestDate` up to `now`: business days (Mon–Fri) for daily sources,
- * whole weeks for weekly ones, whole months for monthly ones. Holidays are not known here, so a
- * holiday counts as one missed publication until the next figure lands.
+ * whole weeks for weekly ones, whole months for monthly ones, whole quarters for quarterly ones.
+ * Holidays are not known here, so a holiday counts as one missed publication until the next figure lands.
  */
 export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAtUtc'>, newestDate: string | null, now: Date): number | null {
   if (newestDate === null) return null;
@@ -16,9 +16,12 @@ export function missedPublications(source: Pick<Source, 'cadence' | 'publishedAt
   const publishedToday = now.toISOString().slice(11, 19) >= source.publishedAtUtc;
   const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
   if (source.cadence === 'weekly') return Math.max(0, Math.floor((today - newest) / (7 * DAY_MS)));
-  if (source.cadence === 'monthly') {
+  if (source.cadence === 'monthly' || source.cadence === 'quarterly') {
     const a = new Date(newest);
-    return Math.max(0, (now.getUTCFullYear() - a.getUTCFullYear()) * 12 + now.getUTCMonth() - a.getUTCMonth() - 1);
+    const months = (now.getUTCFullYear() - a.getUTCFullYear()) * 12 + now.getUTCMonth() - a.getUTCMonth();
+    if (source.cadence === 'monthly') return Math.max(0, months - 1);
+    const quarters = (now.getUTCFullYear() - a.getUTCFullYear()) * 4 + Math.floor(now.getUTCMonth() / 3) - Math.floor(a.getUTCMonth() / 3);
+    return Math.max(0, quarters - 1);
   }
   let missed = 0;
   for (let day = newest + DAY_MS; day <= today; day += DAY_MS) {
@@ -34,10 +37,14 @@ export interface SourceStatus {
   source: string;
   name: string;
   cadence: Source['cadence'];
+  /** Period rates (D21): judged by `newest_valid_to`, the end of the newest period held. */
+  period_rates: boolean;
   schedule: string;
   feed_url: string;
   terms_url: string;
+  terms: Source['terms'];
   newest_observation: string | null;
+  newest_valid_to: string | null;
   missed_publications: number | null;
   /** The last real fetch or import that succeeded; null when there was none. */
   last_success: string | null;
@@ -54,8 +61,8 @@ export function sourceStatuses(sources: readonly Source[], health: readonly Sour
   return sources.map((s) => {
     const h = byCode.get(s.code);
     return {
-      source: s.code, name: s.name, cadence: s.cadence, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl,
-      newest_observation: h?.newestDate ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
+      source: s.code, name: s.name, cadence: s.cadence, period_rates: s.periodRates === true, schedule: s.schedule, feed_url: s.feedUrl, terms_url: s.termsUrl, terms: s.terms,
+      newest_observation: h?.newestDate ?? null, newest_valid_to: h?.newestValidTo ?? null, missed_publications: missedPublications(s, h?.newestDate ?? null, now),
       last_success: h?.lastSuccessAt ?? null, seeded: (h?.lastSuccessAt ?? null) === null && (h?.newestDate ?? null) !== null, last_error_at: h?.lastErrorAt ?? null, last_error: h?.lastError ?? null,
       failing: (h?.failures ?? 0) > 0, rejections: h?.rejections ?? 0,
     };

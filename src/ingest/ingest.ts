@@ -31,9 +31,10 @@ export async function ingestPayload(store: Store, source: Source, payload: Paylo
   const at = now.toISOString();
   let outcome: IngestOutcome;
   try {
-    const { rows, skipped } = normalize(await source.parse(payload), at.slice(0, 10));
+    const { rows, skipped } = normalize(await source.parse(payload), at.slice(0, 10), source.periodRates === true);
     const hash = sha256(payload.body);
-    if (!opts.acceptJumps) {
+    // A period rate is the legal figure for its period whatever it moved (D21): no jump rule.
+    if (!opts.acceptJumps && !source.periodRates) {
       const first = rows.reduce((m, r) => (r.date < m ? r.date : m), rows[0]!.date);
       const jump = findJump(await store.previousRates(source.code, first), rows);
       if (jump) throw new IngestRejected(jump);

@@ -2,8 +2,7 @@
 // never delays another, and one source never overlaps itself. At start, sources whose data is
 // older than their cadence are fetched at once, closing the gap left by downtime.
 import { Cron } from 'croner';
-import { FRESH_DAYS } from '../blend/freshness.js';
-import { addDays } from '../time/days.js';
+import { sourceFreshUntil } from '../blend/freshness.js';
 import type { Source } from '../sources/types.js';
 import { ingestLive, type LiveDeps, type LiveResult } from './live.js';
 
@@ -27,15 +26,16 @@ export class Scheduler {
     void this.catchUp();
   }
 
-  /** Fetches every source whose newest figure is older than its cadence allows. */
+  /** Fetches every source whose newest figure (a period source's newest period) is older than its
+   *  cadence allows. */
   async catchUp(): Promise<void> {
     const health = new Map((await this.deps.store.sourceHealth()).map((h) => [h.source, h]));
     const today = this.deps.now().toISOString().slice(0, 10);
     await Promise.all(
       this.live()
         .filter((s) => {
-          const newest = health.get(s.code)?.newestDate;
-          return !newest || addDays(newest, FRESH_DAYS[s.cadence]) < today;
+          const fresh = sourceFreshUntil(s, health.get(s.code), 0);
+          return fresh === undefined || fresh < today;
         })
         .map((s) => this.run(s)),
     );

@@ -10,8 +10,9 @@ import { constants, createGunzip, gunzip, gzip } from 'node:zlib';
 
 export const SEED_HISTORY_FILE = new URL('../../seed/history.json', import.meta.url);
 
-/** date, quote, rate, unit, direction, table: the seed's row (SeedRow in seed.ts). */
-export type HistoryRow = readonly [date: string, quote: string, rate: string, unit: number, direction: 'direct' | 'indirect', table: string];
+/** date, quote, rate, unit, direction, table (and a period rate's last day in force, D21): the
+ *  seed's row (SeedRow in seed.ts). */
+export type HistoryRow = readonly [date: string, quote: string, rate: string, unit: number, direction: 'direct' | 'indirect', table: string, validTo?: string];
 
 export interface HistorySourceInfo {
   source: string;
@@ -37,7 +38,7 @@ export interface SeedHistory {
   text: string;
 }
 
-const FORMAT = 'UTF-8 text, one line per row: date, quote, rate, unit, direction, table, tab-separated; '
+const FORMAT = 'UTF-8 text, one line per row: date, quote, rate, unit, direction, table (and a period rate\'s last day in force), tab-separated; '
   + 'each source\'s rows follow a line `# CODE`, by date then currency';
 
 /** Rows must come sorted by date then currency (buildSeed sorts them). */
@@ -164,10 +165,10 @@ export async function openSeedHistory(manifestFile: URL = SEED_HISTORY_FILE): Pr
   return { manifest, batches: (maxRows) => streamBatches(data, maxRows) };
 }
 
-/** The last batch of a source, read through. */
-export async function lastBatch(history: BatchSource, maxRows: number): Promise<HistoryBatch | undefined> {
+/** The last batch of the sources `wanted` (every source by default), read through. */
+export async function lastBatch(history: BatchSource, maxRows: number, wanted: (source: string) => boolean = () => true): Promise<HistoryBatch | undefined> {
   let last: HistoryBatch | undefined;
-  for await (const batch of history.batches(maxRows)) last = batch;
+  for await (const batch of history.batches(maxRows)) if (wanted(batch.source)) last = batch;
   return last;
 }
 
@@ -175,8 +176,8 @@ export function batchRows(body: string): HistoryRow[] {
   const rows: HistoryRow[] = [];
   for (const line of body.split('\n')) {
     if (line === '') continue;
-    const [date, quote, rate, unit, direction, table] = line.split('\t') as [string, string, string, string, HistoryRow[4], string];
-    rows.push([date, quote, rate, Number(unit), direction, table ?? '']);
+    const [date, quote, rate, unit, direction, table, validTo] = line.split('\t') as [string, string, string, string, HistoryRow[4], string, string?];
+    rows.push(validTo ? [date, quote, rate, Number(unit), direction, table ?? '', validTo] : [date, quote, rate, Number(unit), direction, table ?? '']);
   }
   return rows;
 }

@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { History } from '../history/history.js';
 import { Stopped } from '../history/materialise.js';
+import { enabledSources } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import { openSqlite } from '../store/open.js';
 import { loadSeedHistory, type WorkerInput, type WorkerMessage } from './seed-history.js';
@@ -24,11 +25,12 @@ port.on('message', (m) => {
 const post = (m: WorkerMessage) => port.postMessage(m);
 const store = openSqlite(input.path, input.sync);
 try {
+  const sources = enabledSources(SOURCES, input.enable);
   const file = await openSeedHistory(input.file ? new URL(input.file) : undefined);
-  const report = await loadSeedHistory(store, SOURCES, file, () => new Date(), { signal: abort.signal, onForeignData: () => post({ foreign: true }), since: input.since });
+  const report = await loadSeedHistory(store, sources, file, () => new Date(), { signal: abort.signal, onForeignData: () => post({ foreign: true }), since: input.since });
   if (report.stored > 0 && !abort.signal.aborted) {
     const started = performance.now();
-    const history = new History(store, SOURCES, input.graceDays);
+    const history = new History(store, sources, input.graceDays);
     abort.signal.addEventListener('abort', () => history.stop(), { once: true });
     await history.load();
     try {

@@ -8,6 +8,7 @@ import type { SqliteSync } from '../config.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { ingestPayload, sha256 } from './ingest.js';
+import { seedObservation } from './seed.js';
 import { batchRows, historyBatches, lastBatch, openSeedHistory, type BatchSource, type SeedHistory } from './seed-history-file.js';
 
 /** Rows per snapshot: one batch holds the event loop for a few milliseconds (SQLite writes in-process). */
@@ -82,13 +83,15 @@ export async function loadSeedHistory(
   const maxRows = opts.batchRows ?? HISTORY_BATCH_ROWS;
   const report: HistoryLoadReport = { stored: 0, already: 0, inserted: 0, failed: [] };
   const input: BatchSource = 'text' in history ? { batches: (rows) => historyBatches(history.text, rows) } : history;
-  const last = await lastBatch(input, maxRows);
+  const byCode = new Map(sources.map((s) => [s.code, s]));
+  // Only the sources this instance uses are loaded (D22): the seed's figures of one that is off
+  // are never stored, so they can be neither served nor blended.
+  const last = await lastBatch(input, maxRows, (source) => byCode.has(source));
   // Batches are stored in order, so the last one stored means an earlier start finished the load.
   if (!last || (await store.hasSnapshot(last.source, sha256(last.body)))) return report;
   /** How long the last batch held the write lock; 0 after a batch found stored (nothing written). */
   let lastMs = 0;
   const pause = opts.pause ?? (() => new Promise<void>((r) => (lastMs === 0 ? setImmediate(r) : setTimeout(r, Math.max(MIN_GAP_MS, lastMs / 2)))));
-  const byCode = new Map(sources.map((s) => [s.code, s]));
   // Snapshot ids grow by one per stored snapshot: a version this loop did not make is someone else's
   // (on PostgreSQL a rolled-back id is skipped too: at worst one rebuild more).
   let own = opts.since ?? (await store.dataVersion());
@@ -107,7 +110,7 @@ export async function loadSeedHistory(
     }
     const seedSource: Source = {
       ...source,
-      parse: () => batchRows(batch.body).map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
+      parse: () => batchRows(batch.body).map(seedObservation),
     };
     // The history is what the banks published; real devaluations in it are not ingest faults.
     const started = performance.now();
@@ -149,7 +152,7 @@ export function startSeedHistory(deps: {
   file?: URL;
   /** A SQLite file: load it, and materialise what the load touched, from a worker thread
    *  (seed-history-worker.ts) with its own connection; `today` and `graceDays` as History's. */
-  worker?: { path: string; sync: SqliteSync; graceDays: number; today: () => string };
+  worker?: { path: string; sync: SqliteSync; graceDays: number; enable: readonly string[]; today: () => string };
 }): BackgroundHistory {
   const foreign = () => void deps.onData().catch((err: Error) => deps.log.error({ err }, 'could not check for new data'));
   const abort = new AbortController();
@@ -159,7 +162,7 @@ export function startSeedHistory(deps: {
   const worker = deps.worker && existsSync(WORKER) ? deps.worker : undefined;
   const run = (
     worker
-      ? since.then((v) => inWorker({ path: worker.path, sync: worker.sync, graceDays: worker.graceDays, today: worker.today(), file: deps.file?.href, since: v }, abort.signal, foreign, deps.log))
+      ? since.then((v) => inWorker({ path: worker.path, sync: worker.sync, graceDays: worker.graceDays, enable: [...worker.enable], today: worker.today(), file: deps.file?.href, since: v }, abort.signal, foreign, deps.log))
       : Promise.all([openSeedHistory(deps.file), since]).then(([history, v]) => loadSeedHistory(deps.store, deps.sources, history, deps.now, { signal: abort.signal, onForeignData: foreign, since: v }))
   )
     .then(async (report) => {
@@ -189,6 +192,8 @@ export interface WorkerInput {
   file: string | undefined;
   since: number;
   graceDays: number;
+  /** KURS_ENABLE_SOURCES: the worker uses the same sources as the server (D22). */
+  enable: string[];
   today: string;
 }
 

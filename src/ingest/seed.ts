@@ -16,7 +16,13 @@ export const SEED_DAYS = 45;
 /** The recent part, loaded before a first start listens. */
 export const SEED_FILE = new URL('../../seed/seed.json', import.meta.url);
 
-export type SeedRow = [date: string, quote: string, rate: string, unit: number, direction: Observation['direction'], table: string];
+/** A figure; a period rate's (D21) carries its last day in force as a seventh element. */
+export type SeedRow = [date: string, quote: string, rate: string, unit: number, direction: Observation['direction'], table: string, validTo?: string];
+
+/** A seed row as the adapter's observation it was made from. */
+export const seedObservation = ([date, quote, rate, unit, direction, table, validTo]: readonly [string, string, string, number, Observation['direction'], string, string?]): Observation => ({
+  date, quote, rate, unit, direction, ...(table ? { table } : {}), ...(validTo ? { validTo } : {}),
+});
 
 export interface SeedSource {
   source: string;
@@ -45,9 +51,11 @@ export async function buildSeed(fixturesDir: string, sources: readonly Source[])
     if (kept.length === 0) continue;
     const from = addDays(kept.reduce((m, k) => (k.row[0] > m ? k.row[0] : m), ''), -SEED_DAYS);
     const provenance = (part: Kept[]) => [...new Set(part.map((k) => k.file))].sort().map((file) => ({ file: `${source.code}/${file}`, sha256: hashes.get(file)! }));
-    const now = kept.filter((k) => k.row[0] >= from);
+    // A period rate (D21) is recent while it is in force after `from`: the figures in force on the
+    // newest day load before the server listens, however early their period began.
+    const now = kept.filter((k) => (k.row[6] ?? k.row[0]) >= from);
     recent.push({ source: source.code, provenance: provenance(now), rows: sortRows(now.map((k) => k.row)) });
-    const before = kept.filter((k) => k.row[0] < from);
+    const before = kept.filter((k) => (k.row[6] ?? k.row[0]) < from);
     if (before.length > 0) older.push({ source: source.code, provenance: provenance(before), rows: sortRows(before.map((k) => k.row)) });
   }
   return {
@@ -74,7 +82,7 @@ async function parseRecorded(dir: string, source: Source): Promise<{ kept: Kept[
       throw err;
     }
     for (const o of observations) {
-      byKey.set(`${o.date} ${o.quote}`, { row: [o.date, o.quote, o.rate, o.unit, o.direction, o.table ?? ''], file });
+      byKey.set(`${o.date} ${o.quote}`, { row: o.validTo ? [o.date, o.quote, o.rate, o.unit, o.direction, o.table ?? '', o.validTo] : [o.date, o.quote, o.rate, o.unit, o.direction, o.table ?? ''], file });
     }
   }
   return { kept: [...byKey.values()], hashes };
@@ -89,7 +97,8 @@ export function formatSeed(seed: Seed): string {
   return `{"about": ${JSON.stringify(seed.about)},\n "sources": [\n${parts.join(',\n')}\n]}\n`;
 }
 
-/** Loads the seed through the ordinary ingest path, one snapshot per source. */
+/** Loads the seed through the ordinary ingest path, one snapshot per source: of `sources` only, the
+ *  sources this instance uses (D22); the figures of one that is off are not stored. */
 export async function loadSeed(store: Store, sources: readonly Source[], seed: Seed, now: Date): Promise<IngestOutcome[]> {
   const outcomes: IngestOutcome[] = [];
   for (const s of seed.sources) {
@@ -98,7 +107,7 @@ export async function loadSeed(store: Store, sources: readonly Source[], seed: S
     const body = Buffer.from(JSON.stringify(s.rows));
     const seedSource: Source = {
       ...source,
-      parse: () => s.rows.map(([date, quote, rate, unit, direction, table]) => ({ date, quote, rate, unit, direction, ...(table ? { table } : {}) })),
+      parse: () => s.rows.map(seedObservation),
     };
     outcomes.push(await ingestPayload(store, seedSource, { name: 'seed', body }, now, { seed: true }));
   }

@@ -36,3 +36,18 @@ test('drops codes that are not currencies, reports them, and keeps the rest', ()
   assert.deepEqual(skipped, ['CLF']);
   assert.throws(() => normalize([obs({ quote: 'CLF' })], TODAY), /no rates of known currencies/);
 });
+
+test('a period source\'s figures carry their last day, start up to 45 days ahead, and a fixing carries none (D21)', () => {
+  const period = (o: Partial<Observation> = {}) => obs({ quote: 'USD', rate: '1.3554', unit: 1, direction: 'indirect', date: '2026-05-01', validTo: '2026-05-31', ...o });
+  assert.deepEqual(normalize([period()], TODAY, true).rows, [{ quote: 'USD', date: '2026-05-01', rate: '1.3554', direction: 'indirect', unit: 1, table: '', validTo: '2026-05-31' }]);
+  assert.doesNotThrow(() => normalize([period({ date: '2026-05-29', validTo: '2026-06-30' })], TODAY, true));
+  assert.throws(() => normalize([period({ date: '2026-05-30', validTo: '2026-06-30' })], TODAY, true), /more than 45 days ahead/);
+  assert.throws(() => normalize([period({ validTo: undefined })], TODAY, true), /without its last day/);
+  assert.throws(() => normalize([period({ date: '2026-04-13' })], TODAY), /a fixing with a period/);
+  assert.throws(() => normalize([period({ validTo: '2026-04-30' })], TODAY, true), /bad end of period "2026-04-30"/);
+  assert.throws(() => normalize([period({ validTo: '2026-05-32' })], TODAY, true), /bad end of period/);
+  // The same currency and first day twice (XOF for eight countries in one HMRC file): one row when
+  // both agree, a rejection when their rate or period differs.
+  assert.equal(normalize([period(), period()], TODAY, true).rows.length, 1);
+  assert.throws(() => normalize([period(), period({ validTo: '2026-05-15' })], TODAY, true), /two different rates/);
+});

@@ -2,11 +2,12 @@
 // and the credit it asks for, when it publishes, the dates held, the currencies it publishes now,
 // whether its figures are current, and how well they track the others' (its measured error).
 // Licence questions come first for people who use the data.
-import { freshUntil } from '../blend/freshness.js';
+import { sourceFreshUntil } from '../blend/freshness.js';
 import type { Quality } from '../blend/quality.js';
-import type { Cadence, Source } from '../sources/types.js';
+import type { Cadence, Source, Terms } from '../sources/types.js';
 
-/** `current`: the newest figure is within its cadence (D10); `stale`: older, or none held;
+/** `current`: the newest figure (of a period source: the end of its newest period) is within its
+ *  cadence (D10, D21); `stale`: older, or none held;
  *  `discontinued`: a historical-only publisher, never polled. */
 export type BankState = 'current' | 'stale' | 'discontinued';
 
@@ -18,15 +19,24 @@ export type BankListing = {
   currency: string;
   bank_name: string;
   terms_url: string;
+  /** What the terms allow (D22): `open`, `attribution`, `non-commercial`, `personal-use`,
+   *  `permission-required` or `unknown` (not checked). */
+  terms: Terms;
   /** The credit line the terms ask for; null where they ask for none. */
   attribution: string | null;
   cadence: Cadence;
   /** Cadence per table where tables differ (NBP table B is weekly); null otherwise. */
   table_cadence: Record<string, Cadence> | null;
+  /** The source publishes period rates (customs, tax, accounting: D21), each in force from its
+   *  `valid_from` to its `valid_to`, never blended; false: fixings. */
+  period_rates: boolean;
   /** Documented publication time of day, UTC, `HH:MM:SS`. */
   published_at_utc: string;
+  /** Oldest and newest publication dates held (of a period source: the first days of its periods). */
   first_date: string | null;
   newest_date: string | null;
+  /** A period source's last day covered by a held period; null for the others. */
+  newest_valid_to: string | null;
   /** The currencies the bank publishes now (those it stopped publishing are left out, as on /v1/bank). */
   currencies: string[];
   status: BankState;
@@ -50,13 +60,12 @@ export function errorSummary(quality: Quality | undefined, code: string): BankLi
 export interface HeldDates {
   firstDate: string | null;
   newestDate: string | null;
+  newestValidTo: string | null;
 }
 
 export function bankListing(source: Source, held: HeldDates | undefined, currencies: readonly string[], today: string, graceDays: number, quality?: Quality): BankListing {
-  const newest = held?.newestDate ?? null;
-  const status: BankState = source.discontinued
-    ? 'discontinued'
-    : newest !== null && today <= freshUntil(newest, source.cadence, graceDays) ? 'current' : 'stale';
+  const fresh = sourceFreshUntil(source, held, graceDays);
+  const status: BankState = source.discontinued ? 'discontinued' : fresh !== undefined && today <= fresh ? 'current' : 'stale';
   return {
     country_code: source.countryCode,
     country_name: source.countryName,
@@ -64,12 +73,15 @@ export function bankListing(source: Source, held: HeldDates | undefined, currenc
     currency: source.currency,
     bank_name: source.name,
     terms_url: source.termsUrl,
+    terms: source.terms,
     attribution: source.attribution ?? null,
     cadence: source.cadence,
     table_cadence: source.tableCadence ?? null,
+    period_rates: source.periodRates === true,
     published_at_utc: source.publishedAtUtc,
     first_date: held?.firstDate ?? null,
-    newest_date: newest,
+    newest_date: held?.newestDate ?? null,
+    newest_valid_to: held?.newestValidTo ?? null,
     currencies: [...currencies],
     status,
     discontinued: source.discontinued ?? null,

@@ -3,11 +3,11 @@
 import { FRESH_DAYS } from '../blend/freshness.js';
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
-import { bankUpdate, newestByQuote, perBase } from '../blend/rebase.js';
+import { bankUpdate, newestByQuote } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
 import { entity, type Entity } from './entity.js';
-import type { ObservationRow } from '../store/store.js';
+import type { ObservationRow, PeriodRow } from '../store/store.js';
 
 export interface BankInfo extends SourceInfo {
   name: string;
@@ -22,6 +22,8 @@ export interface BankRow {
   reciprocal: string;
   lastUpdate: string;
   bankUpdate: string;
+  /** A period rate's period as published (D21), first and last day in force. */
+  period?: { from: string; to: string };
 }
 
 export type BankVariant = { full: boolean; reciprocal: boolean };
@@ -45,10 +47,18 @@ export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
     .map((r) => ({ currency: r.quote, ...bankValues(r), lastUpdate: stamp(r.storedAt), bankUpdate: bankUpdate(bank, r.date) }));
 }
 
+/** A period source's rows (D21): the figures in force, each with its period. Its `bank_update` is the
+ *  first instant of the period, when the figure takes effect (the feeds do not say when they were
+ *  published). */
+export function periodRows(rows: readonly PeriodRow[]): BankRow[] {
+  return rows.map((r) => ({ currency: r.quote, ...bankValues(r), lastUpdate: stamp(r.storedAt), bankUpdate: `${r.validFrom} 00:00:00`, period: { from: r.validFrom, to: r.validTo } }));
+}
+
 /** A row in both directions (D8): the published one keeps the bank's digits, the other is computed
  *  to 8 significant digits (D6). */
-export function bankValues(r: ObservationRow): { direct: string; reciprocal: string } {
-  const other = toRateText(r.direction === 'direct' ? perBase(r) : new Decimal(1).div(r.rate));
+export function bankValues(r: Pick<ObservationRow, 'rate' | 'direction' | 'unit'>): { direct: string; reciprocal: string } {
+  // Per 1 unit, either way round: the other direction is the reciprocal.
+  const other = toRateText(new Decimal(1).div(r.rate));
   return { direct: r.direction === 'direct' ? r.rate : other, reciprocal: r.direction === 'indirect' ? r.rate : other };
 }
 
@@ -59,6 +69,8 @@ export class BankTable {
   constructor(
     readonly bank: BankInfo & { countryName: string },
     readonly rows: BankRow[],
+    /** The base the rows are quoted against, where it is not the bank's (Source.tableBase). */
+    private readonly base: string = bank.currency,
   ) {
     this.lastUpdate = rows.reduce<string | undefined>((m, r) => (m === undefined || r.bankUpdate > m ? r.bankUpdate : m), undefined);
   }
@@ -69,9 +81,9 @@ export class BankTable {
     if (cached !== undefined) return cached;
     const value = (r: BankRow) => new Num(variant.reciprocal ? r.reciprocal : r.direct);
     const rates = variant.full
-      ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate }))
+      ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate, ...(r.period ? { valid_from: r.period.from, valid_to: r.period.to } : {}) }))
       : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
-    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.bank.currency, last_update: this.lastUpdate ?? null };
+    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.base, last_update: this.lastUpdate ?? null };
     const body = entity(stringify({ code: 200, message: 'success', meta, rates }));
     this.bodies.set(key, body);
     return body;

@@ -5,6 +5,7 @@ import { blend } from '../blend/blend.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
 import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
+import { bankTableOn } from '../history/bank-day.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable, currentRows } from './bank-table.js';
@@ -56,6 +57,11 @@ export class Market {
     const rates = new RatesTable(blend(this.sources, rows, opts));
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
+      // A period source's figures are not among the blend's rows (D21): the ones in force today.
+      if (source.periodRates) {
+        banks.set(source.code, await bankTableOn(this.store, source, today));
+        continue;
+      }
       const own = rows.filter((r) => r.source === source.code);
       banks.set(source.code, new BankTable(source, currentRows(source, own)));
     }

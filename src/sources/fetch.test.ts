@@ -13,7 +13,7 @@ const http = createHttpClient({ retries: 0 });
 function chain(hops: number, overrides: Partial<Source> = {}): Source {
   return {
     code: 'TEST', name: 'Test', countryCode: 'XX', countryName: 'Test', currency: 'EUR', cadence: 'daily', schedule: '0 * * * *',
-    publishedAtUtc: '12:00:00', feedUrl: 'https://bank.example/', baseUrl: 'https://bank.example', termsUrl: 'https://bank.example/terms',
+    publishedAtUtc: '12:00:00', feedUrl: 'https://bank.example/', baseUrl: 'https://bank.example', termsUrl: 'https://bank.example/terms', terms: 'unknown',
     accepts: () => true,
     parse: () => [],
     requests: (_w, ctx) => [{ url: `${ctx.base}/page/0`, follow: true }],

@@ -25,7 +25,7 @@ const resolve: Resolve = async (name) => {
 function linking(baseUrl: string, overrides: Partial<Source> = {}): Source {
   const source: Source = {
     code: 'TEST', name: 'Test', countryCode: 'XX', countryName: 'Test', currency: 'EUR', cadence: 'daily', schedule: '0 * * * *',
-    publishedAtUtc: '12:00:00', feedUrl: `${baseUrl}/page`, baseUrl, termsUrl: `${baseUrl}/terms`,
+    publishedAtUtc: '12:00:00', feedUrl: `${baseUrl}/page`, baseUrl, termsUrl: `${baseUrl}/terms`, terms: 'unknown',
     accepts: () => true,
     parse: () => [],
     requests: (_w, ctx) => [{ url: `${ctx.base}/page`, follow: true }],

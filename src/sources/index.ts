@@ -19,6 +19,7 @@ import { source as BCTN } from './banks/bctn.js';
 import { source as BDEM } from './banks/bdem.js';
 import { source as BEAC } from './banks/beac.js';
 import { source as BGAL } from './banks/bgal.js';
+import { source as BISB } from './banks/bisb.js';
 import { source as BITA } from './banks/bita.js';
 import { source as BKAM } from './banks/bkam.js';
 import { source as BKEN } from './banks/bken.js';
@@ -53,8 +54,10 @@ import { source as CNBA } from './banks/cnba.js';
 import { source as CRPE } from './banks/crpe.js';
 import { source as DKNB } from './banks/dknb.js';
 import { source as ECBF } from './banks/ecbf.js';
+import { source as EUIE } from './banks/euie.js';
 import { source as FRNY } from './banks/frny.js';
 import { source as HKMA } from './banks/hkma.js';
+import { source as HMRC } from './banks/hmrc.js';
 import { source as IMFD } from './banks/imfd.js';
 import { source as INDO } from './banks/indo.js';
 import { source as ISRA } from './banks/isra.js';
@@ -97,15 +100,17 @@ import { source as SISL } from './banks/sisl.js';
 import { source as STAN } from './banks/stan.js';
 import { source as TANZ } from './banks/tanz.js';
 import { source as TCMB } from './banks/tcmb.js';
+import { source as USTR } from './banks/ustr.js';
 import type { Source } from './types.js';
 
 export const SOURCES: readonly Source[] = [
   AFGB, BAGU, BAJA, BALG, BBOT, BCAN, BCBR, BCCG, BCCR, BCCU, BCEB, BCEC, BCPA, BCRA, BCTN, BDEM,
-  BEAC, BGAL, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP, CBBS,
-  CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU, CBUZ,
-  CNBA, CRPE, DKNB, ECBF, FRNY, HKMA, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG, MFAM, MMAU, NABZ,
-  NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA, NCAM, NRBL, NRBT,
-  PBOC, PHCB, PMAP, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL, STAN, TANZ, TCMB,
+  BEAC, BGAL, BISB, BITA, BKAM, BKEN, BNAN, BNBG, BNLN, BNMA, BNRW, BOJP, BOMU, BOTH, BRBU, BREP,
+  CBBS, CBCE, CBCT, CBCU, CBEG, CBGA, CBIR, CBKE, CBLR, CBMY, CBNI, CBRA, CBRF, CBSA, CBTT, CBTU,
+  CBUZ, CNBA, CRPE, DKNB, ECBF, EUIE, FRNY, HKMA, HMRC, IMFD, INDO, ISRA, LIAB, MANE, MARK, MASG,
+  MFAM, MMAU, NABZ, NATJ, NBET, NBHK, NBHR, NBKI, NBMD, NBOR, NBPL, NBRB, NBRK, NBRM, NBSR, NBUA,
+  NCAM, NRBL, NRBT, PBOC, PHCB, PMAP, RBFJ, RBIS, RBMA, RBVA, REPU, RIKS, RSBK, SARB, SBPP, SISL,
+  STAN, TANZ, TCMB, USTR,
 ];
 
 /** Codes seen in BankFxApi clients, accepted on `/v1/bank/{code}` so migrating clients keep working (D9). */

@@ -1,7 +1,7 @@
 // The adapter contract. An adapter turns a bank's raw payload into observations exactly as
 // published; ingest normalises (units, direction) and validates. `parse` is pure: no network, no clock.
 
-export type Cadence = 'daily' | 'weekly' | 'monthly';
+export type Cadence = 'daily' | 'weekly' | 'monthly' | 'quarterly';
 
 /** What a source's terms allow (its `termsUrl` says it in full). Kurs sells access: a source whose
  *  terms forbid commercial use (`non-commercial`, `personal-use`) is off unless the operator names it
@@ -24,6 +24,9 @@ export interface Observation {
   direction: Direction;
   /** Table or series group when a source publishes several on different cadences (NBP 'A' / 'B'). */
   table?: string;
+  /** A period figure's last day of validity (inclusive, YYYY-MM-DD); `date` is its first. Set by
+   *  the sources that publish period rates (`Source.periodRates`), on every figure, and by no other. */
+  validTo?: string;
 }
 
 /** Dates to fetch, inclusive, YYYY-MM-DD. Feeds without history ignore it and send their latest. */
@@ -80,6 +83,9 @@ export interface Source {
   cadence: Cadence;
   /** Cadence per table where tables differ (NBP table B is weekly). */
   tableCadence?: Record<string, Cadence>;
+  /** Base currency per table where it is not `currency` (InforEuro's rates before 1999 are per ECU:
+   *  table `XEU`); a bank answer whose figures are all of such a table names that base. */
+  tableBase?: Record<string, string>;
   /** Cron expression (UTC) of when to poll. */
   schedule: string;
   /** Documented publication time of day, UTC, `HH:MM:SS`: joined with an observation's date it gives `bank_update` (D7). */
@@ -95,8 +101,9 @@ export interface Source {
   /** Scheme and host (and any fixed path prefix) every request is built on; what an override replaces. */
   baseUrl: string;
   termsUrl: string;
-  /** What the terms at `termsUrl` allow (SOURCE.md's licence line). */
-  terms?: Terms;
+  /** What the terms at `termsUrl` allow (SOURCE.md's licence line; `unknown` where not checked).
+   *  `non-commercial` and `personal-use` keep the source off unless KURS_ENABLE_SOURCES names it. */
+  terms: Terms;
   /** Hosts besides those of `baseUrl` and `feedUrl` that the bank's pages or redirects really use;
    *  no other host is fetched (docs/reliability.md#host-rules). */
   extraHosts?: readonly string[];
@@ -110,6 +117,10 @@ export interface Source {
   /** Last day the source published, for historical-only publishers (Bundesbank DEM…): listed and
    *  served as bank rates, never blended into current rates, never polled. */
   discontinued?: string;
+  /** The source publishes period rates (customs, tax, accounting rates: D21), not fixings: each
+   *  figure carries its validity (`Observation.validTo`), is served for the days it is in force and
+   *  never enters a blend. Absent: daily (or weekly, monthly) fixings, blended. */
+  periodRates?: true;
   /** Provenance grade of the recorded payloads the adapter was built on: A complete
    *  recording, B trimmed upstream, C hand-assembled upstream, F a library's fixture. */
   grade?: 'A' | 'B' | 'C' | 'F';

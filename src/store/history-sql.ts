@@ -13,6 +13,8 @@ export async function snapshotsAfter(db: Kysely<Database>, after: number): Promi
     .selectFrom('snapshots')
     .select([sql<number | string | null>`max(id)`.as('last_id'), sql<string | null>`min(first_date)`.as('first'), sql<string | null>`max(last_date)`.as('last')])
     .where('id', '>', after)
+    // Period rates never enter a blend (D21): their snapshots touch no day of history.
+    .where('period', '=', 0)
     .executeTakeFirst();
   if (!r || r.last_id === null || r.first === null || r.last === null) return undefined;
   return { lastId: Number(r.last_id), firstDate: r.first, lastDate: r.last };

@@ -42,6 +42,8 @@ export interface SnapshotTable {
   last_date: string;
   rows: number;
   created_at: string;
+  /** 1: the snapshot holds period rates (period_rates), 0: fixings (observations). */
+  period: Generated<number>;
 }
 
 export interface ObservationTable {
@@ -56,6 +58,12 @@ export interface ObservationTable {
   snapshot_id: number;
   /** When Kurs stored (or revised) this figure: `last_update` of a bank row (D7). */
   stored_at: string;
+}
+
+/** A period rate (D21): a figure in force from `valid_from` to `valid_to`, both inclusive. */
+export interface PeriodRateTable extends Omit<ObservationTable, 'date'> {
+  valid_from: string;
+  valid_to: string;
 }
 
 export interface SourceHealthTable {
@@ -130,6 +138,7 @@ export interface Database {
   api_keys: ApiKeyTable;
   snapshots: SnapshotTable;
   observations: ObservationTable;
+  period_rates: PeriodRateTable;
   source_health: SourceHealthTable;
   usage_daily: UsageDailyTable;
   request_windows: RequestWindowTable;

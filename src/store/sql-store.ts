@@ -9,11 +9,12 @@ import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
 import * as usage from './usage-sql.js';
 import * as history from './history-sql.js';
+import { sourcePeriods } from './period-sql.js';
 import { migrations } from './migrations/index.js';
 import { toAccount, toObservation, toPlan } from './rows.js';
 import type { Database } from './schema.js';
 import type {
-  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, PeriodRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
   LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
 
@@ -159,7 +160,8 @@ export class SqlStore implements Store {
     const health = await this.db.selectFrom('source_health').selectAll().execute();
     const held = await this.db.selectFrom('observations').select(['source', sql<string>`min(date)`.as('first'), sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
     const bySource = new Map<string, SourceHealth>();
-    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, firstDate: null, newestDate: null });
+    const periods = await this.db.selectFrom('period_rates').select(['source', sql<string>`min(valid_from)`.as('first'), sql<string>`max(valid_from)`.as('newest'), sql<string>`max(valid_to)`.as('to')]).groupBy('source').execute();
+    const blank = (source: string): SourceHealth => ({ source, lastAttemptAt: null, lastSuccessAt: null, lastErrorAt: null, lastError: null, failures: 0, rejections: 0, firstDate: null, newestDate: null, newestValidTo: null });
     for (const h of health) {
       bySource.set(h.source, {
         ...blank(h.source),
@@ -172,6 +174,7 @@ export class SqlStore implements Store {
       });
     }
     for (const n of held) bySource.set(n.source, { ...(bySource.get(n.source) ?? blank(n.source)), firstDate: n.first, newestDate: n.newest });
+    for (const p of periods) bySource.set(p.source, { ...(bySource.get(p.source) ?? blank(p.source)), firstDate: p.first, newestDate: p.newest, newestValidTo: p.to });
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 
@@ -259,6 +262,10 @@ export class SqlStore implements Store {
   async sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]> {
     const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', from).where('date', '<=', to).orderBy('date').orderBy('quote').execute();
     return rows.map(toObservation);
+  }
+
+  sourcePeriods(source: string, from: string, to: string): Promise<PeriodRow[]> {
+    return sourcePeriods(this.db, source, from, to);
   }
 
   async observationSpan(): Promise<{ first: string; last: string } | undefined> {

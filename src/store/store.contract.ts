@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chargeContract } from './charge.contract.js';
 import { historyContract } from './history.contract.js';
+import { periodContract } from './period.contract.js';
 import type { Store } from './store.js';
 
 const NOW = '2026-04-14T12:00:00.000Z';
@@ -83,7 +84,7 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       let [h] = await store.sourceHealth();
       assert.deepEqual(h, {
         source: 'ECBF', lastAttemptAt: '2026-04-15T15:30:00.000Z', lastSuccessAt: '2026-04-14T15:00:00.000Z', lastErrorAt: '2026-04-15T15:30:00.000Z',
-        lastError: 'ECBF: malformed XML', failures: 2, rejections: 1, firstDate: null, newestDate: null,
+        lastError: 'ECBF: malformed XML', failures: 2, rejections: 1, firstDate: null, newestDate: null, newestValidTo: null,
       });
       await store.recordFetch({ source: 'ECBF', at: '2026-04-16T15:00:00.000Z' });
       await store.storeSnapshot({ source: 'ECBF', name: 'x', sha256: '6'.repeat(64), rows: [{ quote: 'USD', date: '2026-04-16', rate: '1.17', direction: 'indirect', unit: 1, table: '' }], at: NOW });
@@ -241,5 +242,6 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
 
     chargeContract(withStore);
     historyContract(withStore);
+    periodContract(withStore);
   });
 }

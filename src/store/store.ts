@@ -54,11 +54,18 @@ export interface ObservationRow {
   storedAt: string;
 }
 
+/** A period rate (D21) as stored: in force from `validFrom` to `validTo`, both inclusive. */
+export interface PeriodRow extends Omit<ObservationRow, 'date'> {
+  validFrom: string;
+  validTo: string;
+}
+
 export interface SnapshotInput {
   source: string;
   name: string;
   sha256: string;
-  rows: Omit<ObservationRow, 'source' | 'storedAt'>[];
+  /** Fixings; or, every row with `validTo`, period rates whose `date` is the first day in force. */
+  rows: (Omit<ObservationRow, 'source' | 'storedAt'> & { validTo?: string })[];
   at: string;
 }
 
@@ -86,9 +93,12 @@ export interface SourceHealth {
   failures: number;
   /** Payloads refused by ingest rules, ever. */
   rejections: number;
-  /** Oldest and newest observation dates stored for the source. */
+  /** Oldest and newest observation dates stored for the source (of a period source: the first days
+   *  of its periods). */
   firstDate: string | null;
   newestDate: string | null;
+  /** A period source's last day covered by a stored period; null for the others. */
+  newestValidTo: string | null;
 }
 
 export interface AccountPatch {
@@ -194,7 +204,9 @@ export interface Store {
   /** Resolves when the database answers (for /readyz); rejects otherwise. */
   ping(): Promise<void>;
 
-  /** Stores one parsed payload atomically; the same payload (by SHA-256) a second time changes nothing. */
+  /** Stores one parsed payload atomically; the same payload (by SHA-256) a second time changes nothing.
+   *  Period rates go apart from fixings: no read of observations below ever returns one (D21). A
+   *  period figure replaces the stored one of the same source, currency and first day. */
   storeSnapshot(snapshot: SnapshotInput): Promise<SnapshotResult>;
   hasSnapshots(): Promise<boolean>;
   /** Whether this source already stored a payload with this SHA-256 (a resumable load skips it unread). */
@@ -245,9 +257,13 @@ export interface Store {
   observationsBetween(from: string, to: string): Promise<ObservationRow[]>;
   /** One source's observations dated from `from` to `to` inclusive, by date then currency. */
   sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]>;
+  /** One source's period rates (D21) in force on some day of `from..to` (inclusive), by first day
+   *  then currency; one that starts later (an amendment) overrides it from its own first day. */
+  sourcePeriods(source: string, from: string, to: string): Promise<PeriodRow[]>;
   /** The range of dates of all stored observations; undefined when there are none. */
   observationSpan(): Promise<{ first: string; last: string } | undefined>;
-  /** Snapshots stored after snapshot id `after`; undefined when none. */
+  /** Snapshots of fixings stored after snapshot id `after` (those of period rates touch no blended
+   *  day); undefined when none. */
   snapshotsAfter(after: number): Promise<SnapshotSpan | undefined>;
   /** Writes (or replaces) days, and when `mark` is given records it in the same transaction. */
   saveHistoryDays(days: HistoryDay[], mark?: HistoryMark): Promise<void>;

@@ -8,9 +8,9 @@ import { bankListing } from '../../rates/bank-list.js';
 import { entity, type Entity } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
-import { sourceByCode } from '../../sources/index.js';
 import { bankTableOn } from '../../history/bank-day.js';
 import { LOOKBACK_DAYS } from '../../history/day.js';
+import { bankSource } from '../bank-source.js';
 import type { RouteDeps } from '../deps.js';
 import { dayParam } from '../history-params.js';
 import { ApiError } from '../errors.js';
@@ -59,11 +59,13 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (format !== undefined && format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
       const reciprocal = booleanFlag('reciprocal', request.query.reciprocal);
       const day = request.query.date === undefined ? undefined : dayParam('date', request.query.date, utcDay(deps.now()));
-      const source = sourceByCode(code);
-      if (!source) throw new ApiError('not_found', `no bank ${code}; GET /v1/banks lists them`);
-      // D14: with `date`, the bank's figures as they stood at the end of that day.
+      const source = bankSource(deps.sources, deps.off ?? [], code);
+      // D14: with `date`, the bank's figures as they stood at the end of that day; a period source's
+      // (D21), the figures in force that day.
       const table = day ? await bankTableOn(deps.store, source, day) : deps.market.current.banks.get(source.code);
-      if (day && table?.rows.length === 0) throw new ApiError('no_fresh_rate', `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
+      if (day && table?.rows.length === 0) {
+        throw new ApiError('no_fresh_rate', source.periodRates ? `no period of ${source.code} covers ${day}; GET /v1/banks?format=full gives its first_date and newest_valid_to` : `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
+      }
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
       return sendCharged(deps.meter, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
     },

@@ -2,7 +2,7 @@
 // shows, plus freshness and coverage from the current rates table. Rendered at most every few
 // seconds: the page is public, so a burst of visitors costs one health query, not one each.
 import type { FastifyInstance } from 'fastify';
-import { freshUntil } from '../../blend/freshness.js';
+import { sourceFreshUntil } from '../../blend/freshness.js';
 import { sourceStatuses } from '../../ingest/health.js';
 import { redactUrl } from '../../sources/http.js';
 import { VERSION } from '../../version.js';
@@ -20,7 +20,8 @@ export function statusRoutes(app: FastifyInstance, deps: AppDeps): void {
     const bySource = new Map(deps.sources.map((s) => [s.code, s]));
     const rows: StatusRow[] = sourceStatuses(deps.sources, await deps.store.sourceHealth(), now).map((s) => {
       const source = bySource.get(s.source)!;
-      const fresh = s.newest_observation !== null && today <= freshUntil(s.newest_observation, s.cadence, deps.market.graceDays);
+      const until = sourceFreshUntil(source, { newestDate: s.newest_observation, newestValidTo: s.newest_valid_to }, deps.market.graceDays);
+      const fresh = until !== undefined && today <= until;
       const state = s.failing ? 'failing' : s.newest_observation === null ? 'no data' : fresh ? 'ok' : 'stale';
       const lastError = s.last_error === null ? null : redactUrl(s.last_error);
       return { ...s, last_error: lastError, country: source.countryName, fresh, state, ...(source.attribution ? { attribution: source.attribution } : {}) };

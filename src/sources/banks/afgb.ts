@@ -47,6 +47,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.dab.gov.af',
   // SOURCE.md names no terms; this is the page the bank publishes the rates on.
   termsUrl: `https://www.dab.gov.af${PATH}`,
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

@@ -50,6 +50,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.banguat.gob.gt',
   // SOURCE.md names no terms page; this is the page the bank publishes the rate on.
   termsUrl: 'https://www.banguat.gob.gt/tipo_cambio/',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

@@ -72,6 +72,7 @@ export const source: SyncSource = {
   feedUrl: `https://boj.org.jm/wp-admin/admin-ajax.php?action=get_wdtable&table_id=${TABLE_ID}`,
   baseUrl: 'https://boj.org.jm',
   termsUrl: 'https://boj.org.jm/disclaimer/',
+  terms: 'unknown',
   // The disclaimer allows extracting and reproducing the information provided the source is acknowledged.
   attribution: 'Source: Bank of Jamaica',
   grade: 'B',

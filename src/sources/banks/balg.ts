@@ -67,6 +67,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bank-of-algeria.dz',
   // SOURCE.md names no terms; this is the page the bank publishes the workbook on.
   termsUrl: 'https://www.bank-of-algeria.dz/donnees-historiques/',
+  terms: 'unknown',
   // The recorded hub page is complete (A); the workbook was trimmed upstream (B): the lower grade.
   grade: 'B',
   accepts(name) {

@@ -29,6 +29,7 @@ export const source: SyncSource = {
   feedUrl: `https://www.bankofbotswana.bw${PATH}`,
   baseUrl: 'https://www.bankofbotswana.bw',
   termsUrl: 'https://www.bankofbotswana.bw/content/disclaimer',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

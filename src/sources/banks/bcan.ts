@@ -26,6 +26,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.bankofcanada.ca/valet/observations/group/FX_RATES_DAILY/json?recent=1',
   baseUrl: 'https://www.bankofcanada.ca/valet',
   termsUrl: 'https://www.bankofcanada.ca/terms/',
+  terms: 'attribution',
   // The terms ask that the Bank of Canada be named as the source of reproduced content.
   attribution: 'Source: Bank of Canada',
   accepts(name) {

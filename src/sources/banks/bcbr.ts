@@ -33,6 +33,7 @@ export const source: SyncSource = {
   feedUrl: `https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaDia(moeda=@moeda,dataCotacao=@dataCotacao)?@moeda='USD'&@dataCotacao='MM-DD-YYYY'&$format=json`,
   baseUrl: 'https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata',
   termsUrl: 'https://dadosabertos.bcb.gov.br/dataset/taxas-de-cambio-todos-os-boletins-diarios',
+  terms: 'open',
   // The BCB open-data portal publishes its datasets under the ODbL, which requires attribution.
   attribution: 'Source: Banco Central do Brasil',
   accepts(name) {

@@ -51,6 +51,7 @@ export const source: SyncSource = {
   feedUrl: `https://apim.bccr.fi.cr/SDDE/api${PATH}?IdGrupoVariable=1&CantidadSeriesAMostrar=100`,
   baseUrl: 'https://apim.bccr.fi.cr/SDDE/api',
   termsUrl: 'https://sdd.bccr.fi.cr/es/IndicadoresEconomicos/Inicio/TerminosDeUso',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

@@ -39,6 +39,7 @@ export const source: SyncSource = {
   baseUrl: 'https://api.bc.gob.cu',
   // SOURCE.md names no terms page; this is the bank's site.
   termsUrl: 'https://www.bc.gob.cu/',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return CURRENCY_IN_NAME.test(name);

@@ -123,6 +123,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bcb.gob.bo',
   // SOURCE.md names no terms; this is the page the bank publishes the rates on.
   termsUrl: 'https://www.bcb.gob.bo/?q=cotizaciones_tc',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

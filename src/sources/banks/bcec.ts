@@ -39,6 +39,7 @@ export const source: SyncSource = {
   feedUrl: 'https://si3.bcentral.cl/SieteRestWS/SieteRestWS.ashx?function=GetSeries&timeseries=F073.TCO.PRE.Z.D',
   baseUrl: 'https://si3.bcentral.cl/SieteRestWS',
   termsUrl: 'https://si3.bcentral.cl/Siete/es/Siete/API',
+  terms: 'unknown',
   // The "key" is the BDE account as `user:password` (the service takes both as query parameters).
   needsKey: true,
   accepts(name) {

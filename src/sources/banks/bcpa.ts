@@ -79,6 +79,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bcp.gov.py/webapps/web',
   // SOURCE.md knows no terms page; this is the page that publishes and describes the rates.
   termsUrl: 'https://www.bcp.gov.py/webapps/web/cotizacion/monedas',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

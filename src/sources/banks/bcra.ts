@@ -53,6 +53,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.bcra.gob.ar/estadisticascambiarias/v1.0/Cotizaciones',
   baseUrl: 'https://api.bcra.gob.ar',
   termsUrl: 'https://www.bcra.gob.ar/BCRAyVos/catalogo-de-APIs-banco-central.asp',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

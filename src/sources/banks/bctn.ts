@@ -43,6 +43,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bct.gov.tn/bct/siteprod',
   // SOURCE.md knows no terms page; this is the page that publishes the rates.
   termsUrl: 'https://www.bct.gov.tn/bct/siteprod/cours_archive.jsp',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

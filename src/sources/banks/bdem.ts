@@ -58,6 +58,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.banxico.org.mx/SieAPIRest/service/v1/series/SF43718,SF46410,SF46407,SF46406,SF60632/datos/oportuno',
   baseUrl: 'https://www.banxico.org.mx/SieAPIRest/service/v1',
   termsUrl: 'https://www.banxico.org.mx/SieAPIRest/service/v1/',
+  terms: 'unknown',
   needsKey: true,
   accepts(name) {
     return NAME.test(name);

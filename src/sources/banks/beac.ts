@@ -48,6 +48,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.beac.int',
   // SOURCE.md knows no terms page; the homepage is where the rates are published.
   termsUrl: 'https://www.beac.int/',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

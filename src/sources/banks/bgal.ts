@@ -90,6 +90,7 @@ export const source: SyncSource = {
   baseUrl: 'https://bpstat.bportugal.pt/data/v1',
   // SOURCE.md knows no terms page; BPstat's own page for the dataset's domain.
   termsUrl: 'https://bpstat.bportugal.pt/',
+  terms: 'unknown',
   grade: 'A',
   // The escudo's last reference rates are of 31 December 1998; the euro replaced it on 1 January 1999.
   discontinued: '1998-12-31',

@@ -33,6 +33,7 @@ export const source: SyncSource = {
   baseUrl: 'https://tassidicambio.bancaditalia.it',
   // The rates page carries the Bank's notice (indicative rates, no liability); it asks for no credit line.
   termsUrl: 'https://www.bancaditalia.it/compiti/operazioni-cambi/cambi/index.html?com.dotmarketing.htmlpage.language=1',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

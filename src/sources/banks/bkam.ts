@@ -46,6 +46,7 @@ export const source: SyncSource = {
   baseUrl: 'https://api.centralbankofmorocco.ma/cours/Version1/api',
   // The API portal, where the key is issued under its terms of use; SOURCE.md names no other page.
   termsUrl: 'https://apihelpdesk.centralbankofmorocco.ma/apis',
+  terms: 'unknown',
   needsKey: true,
   accepts(name) {
     return NAME.test(name);

@@ -51,6 +51,7 @@ export const source: SyncSource = {
   feedUrl: `https://www.bankofengland.co.uk${PATH}?csv.x=yes&Datefrom=01/Jan/2026&Dateto=now&SeriesCodes=${[...BOE_SERIES.keys()].join(',')}&CSVF=TN&UsingCodes=Y`,
   baseUrl: 'https://www.bankofengland.co.uk',
   termsUrl: 'https://www.bankofengland.co.uk/legal',
+  terms: 'attribution',
   // The Bank's terms allow reuse of its statistics provided the Bank of England is acknowledged as the source.
   attribution: 'Source: Bank of England',
   accepts(name) {

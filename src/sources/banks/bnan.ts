@@ -48,6 +48,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bna.ao/service/rest',
   // SOURCE.md knows no terms page; this is the BNA page that publishes the reference rates.
   termsUrl: 'https://www.bna.ao/Conteudos/Mercados/listaTaxasCambioReferencia.aspx',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

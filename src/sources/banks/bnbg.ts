@@ -42,6 +42,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bnb.bg/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies',
   // SOURCE.md knows no terms page; this is the page that publishes the rates.
   termsUrl: 'https://www.bnb.bg/Statistics/StExternalSector/StExchangeRates/StERForeignCurrencies/index.htm',
+  terms: 'unknown',
   grade: 'F',
   // The lev's last day: Bulgaria adopted the euro on 1 January 2026, and the BNB's list is now per euro.
   discontinued: '2025-12-31',

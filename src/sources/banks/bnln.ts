@@ -45,6 +45,7 @@ export const source: SyncSource = {
   baseUrl: 'https://nbg.gov.ge',
   // No separate terms page for the API was found; this page describes the official rate.
   termsUrl: 'https://nbg.gov.ge/en/page/foreign-exchange-market',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name.split(/[?#]/)[0]!);
   },

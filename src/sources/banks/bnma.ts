@@ -63,6 +63,7 @@ export const source: SyncSource = {
   feedUrl: `https://api.bnm.gov.my/public/exchange-rate?session=${SESSION}&quote=rm`,
   baseUrl: 'https://api.bnm.gov.my/public',
   termsUrl: 'https://api.bnm.gov.my/disclaimer',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

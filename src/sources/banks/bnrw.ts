@@ -48,6 +48,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.bnr.rw/exchangeRate',
   baseUrl: 'https://fxrates.bnr.rw',
   termsUrl: 'https://www.bnr.rw/statuse',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

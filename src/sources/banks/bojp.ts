@@ -51,6 +51,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.stat-search.boj.or.jp/api/v1/getDataCode?format=json&lang=en&db=FM08&code=FXERD04',
   baseUrl: 'https://www.stat-search.boj.or.jp',
   termsUrl: 'https://www.boj.or.jp/en/about/copyright.htm',
+  terms: 'unknown',
   // The BOJ lets its figures be reproduced provided the Bank of Japan is credited as the source.
   attribution: 'Source: Bank of Japan',
   accepts(name) {

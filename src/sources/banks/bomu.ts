@@ -49,6 +49,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.mongolbank.mn/en',
   // SOURCE.md knows no terms page; this is the page that publishes the rates.
   termsUrl: 'https://www.mongolbank.mn/en/currency-rate-movement',
+  terms: 'unknown',
   grade: 'B',
   accepts(name) {
     return NAME.test(name);

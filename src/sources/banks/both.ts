@@ -46,6 +46,7 @@ export const source: SyncSource = {
   feedUrl: `https://gateway.api.bot.or.th${PATH}`,
   baseUrl: 'https://gateway.api.bot.or.th',
   termsUrl: 'https://apiportal.bot.or.th/bot/public/',
+  terms: 'unknown',
   needsKey: true,
   accepts(name) {
     return NAME.test(name);

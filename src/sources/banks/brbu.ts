@@ -67,6 +67,7 @@ export const source: Source = {
   baseUrl: 'https://www.brb.bi',
   // No terms of use are published; the bulletin index stands in.
   termsUrl: 'https://www.brb.bi/en/affichagetoustauxchange',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

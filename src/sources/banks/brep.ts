@@ -43,6 +43,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.datos.gov.co/resource/32sa-8pi3.json?$order=vigenciadesde%20DESC&$limit=1',
   baseUrl: 'https://www.datos.gov.co',
   termsUrl: 'https://www.datos.gov.co/Econom-a-y-Finanzas/Tasa-de-Cambio-Representativa-del-Mercado-TRM/32sa-8pi3',
+  terms: 'open',
   accepts(name) {
     return NAME.test(name);
   },

@@ -39,6 +39,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.cbsl.gov.lk/cbsl_custom/exrates',
   // No terms are published for the form; the page that embeds it stands in.
   termsUrl: 'https://www.cbsl.gov.lk/en/rates-and-indicators/exchange-rates/daily-indicative-exchange-rates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -47,6 +47,7 @@ export const source: SyncSource = {
   // No terms are published with the file (its note says "for research reference only"); the English
   // rates page that links it stands in.
   termsUrl: 'https://www.cbc.gov.tw/en/lp-4237-2.html',
+  terms: 'unknown',
   accepts(name) {
     return /(FileName=|[-/])BP01D01([-_.&]|$)/i.test(name);
   },

@@ -59,6 +59,7 @@ export const source: SyncSource = {
   feedUrl: `https://cotizaciones.bcu.gub.uy${PATH}`,
   baseUrl: 'https://cotizaciones.bcu.gub.uy',
   termsUrl: 'https://www.bcu.gub.uy/Paginas/Condiciones-de-Uso.aspx',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

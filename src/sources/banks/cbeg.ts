@@ -80,6 +80,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.cbe.org.eg/en/economic-research/statistics/cbe-exchange-rates',
   baseUrl: 'https://www.cbe.org.eg',
   termsUrl: 'https://www.cbe.org.eg/en/disclaimer',
+  terms: 'unknown',
   // The disclaimer asks that the CBE be cited as the source of information distributed or reproduced.
   attribution: 'Source: Central Bank of Egypt',
   accepts(name) {

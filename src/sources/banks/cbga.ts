@@ -44,6 +44,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.cbg.gm/ajax',
   // No terms are published; the rates page the series feed stands in.
   termsUrl: 'https://www.cbg.gm/indicative-exchange-rates-latest',
+  terms: 'unknown',
   accepts(name) {
     const code = NAME.exec(name)?.[1];
     return code !== undefined && CURRENCIES.includes(code);

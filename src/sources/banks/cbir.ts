@@ -120,6 +120,7 @@ export const source: SyncSource = {
   baseUrl: 'https://cbi.iq',
   // No terms of use are published; the page that links the workbooks stands in.
   termsUrl: 'https://cbi.iq/page/144',
+  terms: 'unknown',
   accepts(name) {
     return /(^|[/-])file-\d+\.xlsx$/.test(name) || /(^|[/-])page[/-]144([-_.?/]|$)/.test(name);
   },

@@ -72,6 +72,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.centralbank.go.ke',
   // SOURCE.md names no terms page; this is the page the CBK publishes the rates on.
   termsUrl: 'https://www.centralbank.go.ke/forex/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -33,6 +33,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.cbl.org.lr/research',
   // No terms of use are published; the rates page stands in.
   termsUrl: 'https://www.cbl.org.lr/research/buying-selling-rates',
+  terms: 'unknown',
   accepts(name) {
     return /(^|[/-])buying-selling-rates([-_.?/]|$)/.test(name);
   },

@@ -32,6 +32,7 @@ export const source: SyncSource = {
   baseUrl: 'https://forex.cbm.gov.mm/api',
   // No terms of use are published; the feed's own site stands in.
   termsUrl: 'https://forex.cbm.gov.mm/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -45,6 +45,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.cbn.gov.ng/api/GetAllExchangeRates',
   baseUrl: 'https://www.cbn.gov.ng/api',
   termsUrl: 'https://www.cbn.gov.ng/Legal.html',
+  terms: 'attribution',
   // The legal notice allows redistribution with attribution, content unaltered.
   attribution: 'Source: Central Bank of Nigeria',
   accepts(name) {

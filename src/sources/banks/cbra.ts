@@ -84,6 +84,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.cba.am/exchangerates.asmx',
   baseUrl: 'https://api.cba.am',
   termsUrl: 'https://www.cba.am/en/SitePages/copyright.aspx',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -71,6 +71,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.cbr.ru',
   // The XML service's own page.
   termsUrl: 'https://www.cbr.ru/development/SXML/',
+  terms: 'attribution',
   // cbr.ru material is free to reuse provided the Bank of Russia is credited as the source.
   attribution: 'Source: Bank of Russia (cbr.ru)',
   accepts(name) {

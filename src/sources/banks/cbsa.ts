@@ -130,6 +130,7 @@ export const source: SyncSource = {
   baseUrl: 'https://cbs.gov.ws',
   // No terms are known ("indicative rates only but not for market use"); this is the page itself.
   termsUrl: 'https://cbs.gov.ws/daily-exchange-rates',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

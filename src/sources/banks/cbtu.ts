@@ -34,6 +34,7 @@ export const source: SyncSource = {
   baseUrl: 'https://cbt.tm',
   // SOURCE.md knows no terms page; this is the page that publishes the rates.
   termsUrl: 'https://cbt.tm/kurs/kurs_today_en.html',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

@@ -38,6 +38,7 @@ export const source: SyncSource = {
   feedUrl: `https://cbu.uz${PATH}`,
   baseUrl: 'https://cbu.uz',
   termsUrl: 'https://cbu.uz/en/arkhiv-kursov-valyut/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

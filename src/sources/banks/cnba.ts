@@ -72,6 +72,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.cnb.cz/cnbapi/exrates/daily?lang=EN',
   baseUrl: 'https://api.cnb.cz/cnbapi',
   termsUrl: 'https://www.cnb.cz/en/privacy-statement-and-disclaimer/disclaimer-copyright/',
+  terms: 'attribution',
   // The terms let anyone reproduce the rates provided the CNB is always stated as the source.
   attribution: 'Source: Czech National Bank',
   accepts(name) {

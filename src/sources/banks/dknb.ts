@@ -37,6 +37,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.statbank.dk/v1/data',
   baseUrl: 'https://api.statbank.dk',
   termsUrl: 'https://www.dst.dk/en/Statistik/hjaelp-til-statistikbanken/api',
+  terms: 'open',
   // StatBank data are free to reuse (CC BY 4.0) provided Statistics Denmark and the table are cited.
   attribution: 'Source: Danmarks Nationalbank, via Statistics Denmark – StatBank.dk/DNVALD',
   accepts(name) {

@@ -102,6 +102,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
   baseUrl: 'https://www.ecb.europa.eu/stats/eurofxref',
   termsUrl: 'https://www.ecb.europa.eu/home/disclaimer/html/index.en.html',
+  terms: 'attribution',
   attribution: 'Source: European Central Bank',
   accepts(name) {
     return NAME.test(name.split(/[?#]/)[0]!.split('/').pop()!);

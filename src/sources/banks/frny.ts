@@ -41,6 +41,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.stlouisfed.org/fred/series/observations?series_id=DEXUSEU&file_type=json',
   baseUrl: 'https://api.stlouisfed.org/fred',
   termsUrl: 'https://fred.stlouisfed.org/docs/api/terms_of_use.html',
+  terms: 'open',
   // H.10 data are public domain; the FRED API terms require this notice in products that use the API.
   attribution:
     'Source: Board of Governors of the Federal Reserve System (H.10), via FRED. This product uses the FRED® API but is not endorsed or certified by the Federal Reserve Bank of St. Louis.',

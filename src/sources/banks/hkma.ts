@@ -51,6 +51,7 @@ export const source: SyncSource = {
   feedUrl: `https://api.hkma.gov.hk/public${PATH}?sortby=end_of_day&sortorder=desc&pagesize=1`,
   baseUrl: 'https://api.hkma.gov.hk/public',
   termsUrl: 'https://www.hkma.gov.hk/eng/other-information/copyright-notice/',
+  terms: 'unknown',
   // The copyright notice asks that the HKMA be identified as the source of reproduced material.
   attribution: 'Source: Hong Kong Monetary Authority',
   accepts(name) {

@@ -88,6 +88,9 @@ export const source: SyncSource = {
   feedUrl: 'https://www.imf.org/external/np/fin/data/rms_mth.aspx?reportType=REP&tsvflag=Y',
   baseUrl: 'https://www.imf.org/external/np/fin/data',
   termsUrl: 'https://www.imf.org/en/About/copyright-and-terms',
+  // SOURCE.md's line says non-commercial; the terms' special terms for Data (the statistics the IMF
+  // produces, these rates among them) let them be published and sold with the IMF cited as source.
+  terms: 'attribution',
   // The IMF's terms let data be reused on condition that the IMF is cited as the source.
   attribution: 'Source: International Monetary Fund',
   accepts(name) {

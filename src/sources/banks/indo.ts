@@ -58,6 +58,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bi.go.id',
   // BI links no terms of use from these pages; the statistics section holds the rates and their notes.
   termsUrl: 'https://www.bi.go.id/en/statistik/informasi-kurs',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

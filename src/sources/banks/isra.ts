@@ -104,6 +104,7 @@ export const source: SyncSource = {
   baseUrl: 'https://edge.boi.gov.il',
   // SOURCE.md names no terms page (they were not checked); this is the bank's statistics site.
   termsUrl: 'https://www.boi.org.il/en/economic-roles/statistics/',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

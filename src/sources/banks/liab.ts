@@ -44,6 +44,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.lb.lt/webservices/FxRates/FxRates.asmx',
   // SOURCE.md knows no terms page; this is the web service's own description page.
   termsUrl: 'https://www.lb.lt/webservices/FxRates/',
+  terms: 'unknown',
   grade: 'A',
   // The litas was replaced by the euro on 2015-01-01.
   discontinued: '2014-12-31',

@@ -65,6 +65,7 @@ export const source: SyncSource = {
   feedUrl: 'http://www.mnb.hu/arfolyamok.asmx',
   baseUrl: 'http://www.mnb.hu',
   termsUrl: 'https://www.mnb.hu/en/the-central-bank/practical-issues/disclaimer',
+  terms: 'unknown',
   // The terms let the site's information be distributed unchanged "subject to specifying the source".
   attribution: 'Source: Magyar Nemzeti Bank',
   accepts(name) {

@@ -62,6 +62,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.statistiken.bundesbank.de/rest/data/BBEX3/D..DEM.AA.AC.000?format=sdmx_csv',
   baseUrl: 'https://api.statistiken.bundesbank.de/rest',
   termsUrl: 'https://www.bundesbank.de/de/startseite/benutzerhinweise/nutzungsbedingungen-fuer-den-allgemeinen-gebrauch-der-website-763554',
+  terms: 'attribution',
   // The terms ask for the source to be named.
   attribution: 'Quelle: Deutsche Bundesbank',
   grade: 'A',

@@ -46,6 +46,7 @@ export const source: SyncSource = {
   feedUrl: `https://eservices.mas.gov.sg${PATH}`,
   baseUrl: 'https://eservices.mas.gov.sg',
   termsUrl: 'https://www.mas.gov.sg/terms-of-use',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

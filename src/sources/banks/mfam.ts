@@ -48,6 +48,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.amcm.gov.mo/api/v1.0/cms',
   // No terms page is known; this is the page that publishes the rates.
   termsUrl: 'https://www.amcm.gov.mo/en/financial-information/interbank-midpoint',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

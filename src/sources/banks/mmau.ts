@@ -37,6 +37,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.mma.gov.mv',
   // No terms page is known; this is the site that publishes the file.
   termsUrl: 'https://www.mma.gov.mv/',
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

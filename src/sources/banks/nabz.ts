@@ -57,6 +57,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.cbar.az',
   // SOURCE.md names no terms (they were not checked); this is the page the bank publishes the rates on.
   termsUrl: 'https://www.cbar.az/currency/rates',
+  terms: 'unknown',
   grade: 'F',
   accepts(name) {
     return NAME.test(name);

@@ -35,6 +35,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.nbt.tj/en/kurs/export_xml.php?export=xmlout',
   baseUrl: 'https://www.nbt.tj',
   termsUrl: 'https://www.nbt.tj/en/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -36,6 +36,7 @@ export const source: SyncSource = {
   baseUrl: 'https://api.nbe.gov.et/api',
   // SOURCE.md gives only "nbe.gov.et"; this is the bank's page for the same rates.
   termsUrl: 'https://nbe.gov.et/exchange-rate/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

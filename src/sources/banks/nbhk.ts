@@ -29,6 +29,7 @@ export const source: SyncSource = {
   feedUrl: `https://data.norges-bank.no${PATH}?format=csvdata&lastNObservations=1&locale=en`,
   baseUrl: 'https://data.norges-bank.no',
   termsUrl: 'https://www.norges-bank.no/en/topics/Statistics/open-data/',
+  terms: 'attribution',
   // Norges Bank's open data are free to reuse provided Norges Bank is credited as the source.
   attribution: 'Source: Norges Bank',
   accepts(name) {

@@ -57,6 +57,7 @@ export const source: SyncSource = {
   baseUrl: 'https://api.hnb.hr',
   // No separate terms page for the API was found; this is the API's own documentation page.
   termsUrl: 'https://api.hnb.hr/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

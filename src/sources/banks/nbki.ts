@@ -42,6 +42,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.nbkr.kg/XML/daily.xml',
   baseUrl: 'https://www.nbkr.kg',
   termsUrl: 'https://www.nbkr.kg/index1.jsp?item=1562&lang=ENG',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

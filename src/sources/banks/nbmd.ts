@@ -37,6 +37,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.bnm.md/en/official_exchange_rates?get_xml=1',
   baseUrl: 'https://www.bnm.md',
   termsUrl: 'https://www.bnm.md/en/official_exchange_rates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -65,6 +65,7 @@ export const source: SyncSource = {
   baseUrl: 'https://curs.bnr.ro',
   // No separate terms page for the feed was found; the rates page is where BNR describes them.
   termsUrl: 'https://www.bnr.ro/Exchange-rates-1224.aspx',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name.split(/[?#]/)[0]!);
   },

@@ -56,6 +56,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.nbp.pl/api/exchangerates/tables/A/?format=json',
   baseUrl: 'https://api.nbp.pl/api',
   termsUrl: 'https://api.nbp.pl/en.html',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name) && !/format=xml|\.xml$/i.test(name);
   },

@@ -54,6 +54,7 @@ export const source: SyncSource = {
   feedUrl: 'https://api.nbrb.by/exrates/rates?periodicity=0',
   baseUrl: 'https://api.nbrb.by',
   termsUrl: 'https://www.nbrb.by/apihelp/exrates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -37,6 +37,7 @@ export const source: SyncSource = {
   feedUrl: 'https://nationalbank.kz/rss/rates_all.xml',
   baseUrl: 'https://nationalbank.kz',
   termsUrl: 'https://nationalbank.kz/en/exchangerates/ezhednevnye-oficialnye-rynochnye-kursy-valyut',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

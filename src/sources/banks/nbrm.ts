@@ -50,6 +50,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.nbrm.mk/KLServiceNOV/GetExchangeRate?StartDate=DD.MM.YYYY&EndDate=DD.MM.YYYY&format=json',
   baseUrl: 'https://www.nbrm.mk',
   termsUrl: 'https://www.nbrm.mk/kursna_lista-en.nspx',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name) && !/format=xml/i.test(name);
   },

@@ -52,6 +52,7 @@ export const source: SyncSource = {
   // The terms are the copyright notice inside every list: files may be reproduced unchanged with the
   // source always visibly specified.
   termsUrl: 'https://www.nbs.rs/kursnaListaModul/naZeljeniDan.faces?lang=eng',
+  terms: 'attribution',
   attribution: 'Source: National Bank of Serbia',
   grade: 'F',
   accepts(name) {

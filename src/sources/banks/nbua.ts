@@ -46,6 +46,7 @@ export const source: SyncSource = {
   feedUrl: 'https://bank.gov.ua/NBUStatService/v1/statdirectory/exchange?json',
   baseUrl: 'https://bank.gov.ua',
   termsUrl: 'https://bank.gov.ua/en/open-data/api-dev',
+  terms: 'attribution',
   // The NBU allows reuse of its published data provided the National Bank of Ukraine is named as the source.
   attribution: 'Source: National Bank of Ukraine (bank.gov.ua)',
   accepts(name) {

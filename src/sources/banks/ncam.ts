@@ -58,6 +58,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.nbc.gov.kh',
   // No terms page is known; this is the page that publishes the rates.
   termsUrl: `https://www.nbc.gov.kh${PAGE}`,
+  terms: 'unknown',
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

@@ -50,6 +50,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.nrb.org.np',
   // NRB states no licence for the API; its forex page is where the rates and their notes live.
   termsUrl: 'https://www.nrb.org.np/forex/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -72,6 +72,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.reservebank.to',
   // NRBT links no terms of use; the exchange-rate page is where the workbook and its notes live.
   termsUrl: 'https://www.reservebank.to/index.php/financial-system/financial-markets/exchange-rates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

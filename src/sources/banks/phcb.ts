@@ -92,6 +92,7 @@ export const source: Source = {
   feedUrl: `https://www.bsp.gov.ph${LIST}?$expand=AttachmentFiles&$orderby=Id%20desc&$select=Id,Title,AttachmentFiles&$top=100`,
   baseUrl: 'https://www.bsp.gov.ph',
   termsUrl: 'https://www.bsp.gov.ph/Pages/AboutTheBank/Terms-of-Use.aspx',
+  terms: 'unknown',
   accepts(name) {
     return LIST_NAME.test(name) || PDF_NAME.test(name);
   },

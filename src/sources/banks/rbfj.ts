@@ -62,6 +62,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.rbf.gov.fj',
   // RBF has no terms page (its footer holds a liability disclaimer); the hub is where the data live.
   termsUrl: `https://www.rbf.gov.fj${HUB}`,
+  terms: 'unknown',
   accepts(name) {
     return WORKBOOK.test(name) || HUB_NAME.test(name);
   },

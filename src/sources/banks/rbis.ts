@@ -39,6 +39,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.fbil.org.in/wasdm/refrates/fetchfiltered?authenticated=false',
   baseUrl: 'https://www.fbil.org.in',
   termsUrl: 'https://www.fbil.org.in/#/termsandcondition',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

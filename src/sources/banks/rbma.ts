@@ -45,6 +45,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.rbm.mw',
   // The site links no terms of use; the major-rates page is where the rates and their notes live.
   termsUrl: 'https://www.rbm.mw/Statistics/MajorRates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -40,6 +40,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.rbv.gov.vu',
   // RBV links no terms of use; the exchange-rate page is where the rates live.
   termsUrl: `https://www.rbv.gov.vu${PATH}`,
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

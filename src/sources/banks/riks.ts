@@ -43,6 +43,7 @@ export const source: SyncSource = {
   feedUrl: `https://api.riksbank.se${PATH}/Latest/ByGroup/${GROUP}`,
   baseUrl: 'https://api.riksbank.se',
   termsUrl: 'https://www.riksbank.se/sv/om-riksbanken/om-webbplatsen/oppna-data--information-tillganglig-for-vidareutnyttjande/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -52,6 +52,7 @@ export const source: SyncSource = {
   feedUrl: `https://www.rba.gov.au${PATH}`,
   baseUrl: 'https://www.rba.gov.au',
   termsUrl: 'https://www.rba.gov.au/copyright/',
+  terms: 'attribution',
   // RBA statistics are licensed CC BY 4.0, which requires attribution.
   attribution: 'Source: Reserve Bank of Australia (CC BY 4.0)',
   accepts(name) {

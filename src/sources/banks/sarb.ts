@@ -53,6 +53,7 @@ export const source: SyncSource = {
   // No terms page for the web API is known (SOURCE.md: "SARB terms (free)"); this is where the SARB
   // publishes the same rates.
   termsUrl: 'https://www.resbank.co.za/en/home/what-we-do/statistics/key-statistics/current-market-rates',
+  terms: 'unknown',
   accepts(name) {
     return seriesOf(name) !== undefined;
   },

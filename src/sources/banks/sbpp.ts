@@ -71,6 +71,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.sbp.org.pk/assets/document/BFER_Daily.xlsx',
   baseUrl: 'https://www.sbp.org.pk/assets/document',
   termsUrl: 'https://www.sbp.org.pk/our-operations/disclaimer',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -71,6 +71,7 @@ export const source: SyncSource = {
   feedUrl: `https://sedlabanki.is${PATH}?DagsFra=2026-01-01&DagsTil=2026-12-31&GroupID=9&Type=xml`,
   baseUrl: 'https://sedlabanki.is',
   termsUrl: 'https://www.cb.is/statistics/official-exchange-rate/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

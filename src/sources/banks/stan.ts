@@ -69,6 +69,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bankofalbania.org',
   // SOURCE.md names no terms page ("BoA terms"); this is the page that publishes and describes the rates.
   termsUrl: 'https://www.bankofalbania.org/Markets/Official_exchange_rate/',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

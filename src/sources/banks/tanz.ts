@@ -54,6 +54,7 @@ export const source: SyncSource = {
   baseUrl: 'https://www.bot.go.tz',
   // The site links no terms of use; the exchange-rate page is where the rates and their notes live.
   termsUrl: 'https://www.bot.go.tz/exchangerate/excrates',
+  terms: 'unknown',
   accepts(name) {
     return NAME.test(name);
   },

@@ -92,6 +92,7 @@ export const source: SyncSource = {
   feedUrl: 'https://www.tcmb.gov.tr/kurlar/today.xml',
   baseUrl: 'https://evds3.tcmb.gov.tr/igmevdsms-dis',
   termsUrl: 'https://www.tcmb.gov.tr/wps/wcm/connect/EN/TCMB+EN/Main+Menu/Core+Functions/Exchange+Rate+Policy/Foreign+Exchange+and+Banknotes+Markets/Indicative+Exchange+Rates',
+  terms: 'unknown',
   // The site's disclaimer lets its information be quoted "by specific reference thereto".
   attribution: 'Source: Central Bank of the Republic of Türkiye (CBRT)',
   needsKey: true,

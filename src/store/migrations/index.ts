@@ -8,6 +8,7 @@ import { chargeBatchFunction } from './0003-charge-batch.js';
 import { usageLimits } from './0004-usage-limits.js';
 import { history } from './0005-history.js';
 import { ledger } from './0006-ledger.js';
+import { periods } from './0007-periods.js';
 
 export type { DialectName };
 
@@ -19,5 +20,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0004-usage-limits': usageLimits,
     '0005-history': history,
     '0006-ledger': ledger(dialect),
+    '0007-periods': periods,
   };
 }
