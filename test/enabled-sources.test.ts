@@ -34,11 +34,15 @@ const pointsCost = Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])) as Reco
 
 test('enabledSources: terms that forbid commercial use keep a source off unless named; an unknown name stops the boot', () => {
   const codes = (named: string[]) => enabledSources(REGISTRY, named).map((s) => s.code);
-  assert.deepEqual(codes([]), SOURCES.map((s) => s.code));
-  assert.deepEqual(codes(['NCOM']), [...SOURCES.map((s) => s.code), 'NCOM']);
-  assert.deepEqual(codes(['PERS', 'NCOM', 'ECBF']), [...SOURCES.map((s) => s.code), 'NCOM', 'PERS']);
+  const on = SOURCES.filter((s) => s.terms !== 'non-commercial' && s.terms !== 'personal-use').map((s) => s.code);
+  assert.deepEqual(codes([]), on);
+  assert.deepEqual(codes(['NCOM']), [...on, 'NCOM']);
+  assert.deepEqual(codes(['PERS', 'NCOM', 'ECBF']), [...on, 'NCOM', 'PERS']);
+  // The registry's own non-commercial sources (wave 4), on only when named.
+  assert.deepEqual(SOURCES.map((s) => s.code).filter((c) => !on.includes(c)), ['CBBS', 'CBTT', 'PMAP']);
+  assert.deepEqual(enabledSources(SOURCES, ['CBTT']).map((s) => s.code).filter((c) => !on.includes(c)), ['CBTT']);
   assert.throws(() => enabledSources(REGISTRY, ['NCOM', 'NOPE']), (err: unknown) => err instanceof ConfigError && /KURS_ENABLE_SOURCES names NOPE: no such source; the sources are AFGB, .*ECBF, .*NCOM, PERS$/.test(err.problems[0]!));
-  // Every registered source states its terms; none of those registered here is off by default.
+  // Every registered source states its terms.
   for (const s of SOURCES) assert.match(s.terms, /^(open|attribution|non-commercial|personal-use|permission-required|unknown)$/, s.code);
 });
 
@@ -95,7 +99,7 @@ describe('a non-commercial source, off by default and on by name', () => {
       assert.deepEqual(s.imported.outcomes.map((o) => `${o.source} ${o.status}`), ['ECBF stored']);
       assert.equal((await s.store.sourceHealth()).find((h) => h.source === 'NCOM'), undefined, 'nothing of it was stored');
       const banks = (await s.get('/v1/banks')).json().banks as { bank_code: string }[];
-      assert.equal(banks.length, SOURCES.length);
+      assert.deepEqual(banks.map((b) => b.bank_code), enabledSources(SOURCES, []).map((s) => s.code));
       assert.ok(!banks.some((b) => b.bank_code === 'NCOM' || b.bank_code === 'PERS'));
       const full = (await s.get('/v1/banks?format=full')).json().banks as { bank_code: string }[];
       assert.ok(!full.some((b) => b.bank_code === 'NCOM'));

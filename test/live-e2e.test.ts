@@ -122,7 +122,8 @@ describe('live ingestion against a local server playing every bank', () => {
       served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
       return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
     });
-    t = await testApp({ now: NOW, seeded: false });
+    // Every source on, those whose terms keep them off by default too (D22): each is played here.
+    t = await testApp({ now: NOW, seeded: false, enable: SOURCES.map((s) => s.code) });
     ({ key } = await t.key({ plan: 'business', points: 1000 }));
   });
   after(async () => {
