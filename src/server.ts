@@ -64,7 +64,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
   await rebuilds.boot();
   if (firstStart && 'adopted' in firstStart) app.log.info({ builtAt: firstStart.adopted.builtAt, lastDay: firstStart.adopted.lastDay }, 'first start from the install-time history build');
-  else if (firstStart && firstStart.skipped !== 'the database exists') app.log.info({ reason: firstStart.skipped }, 'first start loads the seed history itself');
+  else if (firstStart && firstStart.skipped !== 'the database exists') app.log.info({ reason: firstStart.skipped }, 'first start loads the history itself');
   const historyFollower = followHistory(history, () => utcDay(now()), app.log);
   // Local ingests and the seed history's end reach history through the queue, after the rates.
   // Until history has settled after the seed's history (below), the follower waits: materialising
