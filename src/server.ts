@@ -103,6 +103,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     out(`First start: created a professional account with ${BOOTSTRAP_POINTS} points. Its API key, shown only this once:`);
     out(`  ${bootstrapKey}`);
     out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
+    out(`Or see:  http://${host}:${url.port}/explore#key=${bootstrapKey}`);
   }
   out(`listening on ${url.origin}`);
   // Said once at boot, so that whoever reads the log knows why not every request is in it.

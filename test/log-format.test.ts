@@ -45,6 +45,7 @@ describe('log lines', () => {
     assert.ok(lines.every((l) => !l.trimStart().startsWith('{')), lines.join('\n'));
     assert.ok(lines.some((l) => /^First start: created a professional account with \d+ points\./.test(l)));
     assert.ok(lines.some((l) => /^Try it: {2}curl -H 'Authorization: kurs_\w+' http:\/\/127\.0\.0\.1:\d+\/v1\/EUR\/latest$/.test(l)));
+    assert.ok(lines.some((l) => /^Or see: {2}http:\/\/127\.0\.0\.1:\d+\/explore#key=kurs_\w+$/.test(l)));
     const request = lines.find((l) => l.includes('GET /v1/EUR/latest'));
     assert.match(request ?? '', /^\[\d{2}:\d{2}:\d{2}\] INFO: request GET \/v1\/EUR\/latest 200 [\d.]+ ms$/);
     assert.ok(lines.every((l) => l.length < 200), `every line fits a terminal: ${lines.filter((l) => l.length >= 200).join('\n')}`);
