@@ -31,19 +31,17 @@ test('no reader-facing file points at design or interface documents outside the 
   assert.deepEqual(hits, []);
 });
 
-test('docs/decisions.md has one heading per decision, D1 to D18 and any later ones, in order', () => {
+test('docs/decisions.md has one heading per decision, D1 onward, in order', () => {
   const headings = [...read('docs/decisions.md').matchAll(/^## (D(\d+)) (.+)$/gm)];
-  const numbers = headings.map((h) => Number(h[2]));
-  assert.deepEqual(numbers.slice(0, 18), Array.from({ length: 18 }, (_, i) => i + 1));
-  // Helpers add decisions side by side (D19, D20 …); the lead renumbers at merge: in order, none twice.
-  assert.ok(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!), numbers.join(', '));
+  assert.ok(headings.length >= 19, `${headings.length} decisions`);
+  assert.deepEqual(headings.map((h) => Number(h[2])), Array.from({ length: headings.length }, (_, i) => i + 1));
   // GitHub's anchor for "## D8 Bank rates" is #d8-bank-rates, the form code and docs link to.
   const anchors = headings.map((h) => `${h[1]} ${h[3]}`.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
   assert.ok(anchors.includes('d8-bank-rates'), anchors.join(', '));
   for (const link of read('docs/api.md').matchAll(/decisions\.md#([a-z0-9-]+)/g)) assert.ok(anchors.includes(link[1]!), `docs/api.md links to a missing #${link[1]}`);
 });
 
-test('every decision the code cites (D1…D18) exists in docs/decisions.md', () => {
+test('every decision the code cites (D1…D19) exists in docs/decisions.md', () => {
   const known = new Set([...read('docs/decisions.md').matchAll(/^## D(\d+) /gm)].map((m) => Number(m[1])));
   const cited = new Set(readerFiles().flatMap((path) => [...read(path).matchAll(/\bD(\d{1,2})\b/g)].map((m) => Number(m[1]))));
   assert.deepEqual([...cited].filter((n) => !known.has(n)), []);

@@ -121,8 +121,9 @@ describe('the whole history, blended as a first start materialises it', () => {
     assert.deepEqual(new Set(pegs.eurDem), new Set(['1.95583']));
     // Before the euro, DEM/PTE is what the sources said each day (the ERM held it near 102.5, not still).
     assert.ok(pegs.demPte1998.size > 50, `${pegs.demPte1998.size} distinct DEM/PTE figures in 1998`);
-    // A currency no source quotes before its peg appears on the peg's first day, not before.
-    assert.deepEqual(Object.fromEntries(pegs.firstSeen), { BGL: '1997-07-01', BGN: '1999-07-05', STD: '2010-01-01', STN: '2018-01-01', AZN: '2014-12-29', XCG: '2025-03-31' });
+    // A currency no source quotes before its peg appears on the peg's first day, not before; AZN
+    // first appears with CBAR's own bulletin of 2011-09-26 (NABZ, based in AZN), years before its peg.
+    assert.deepEqual(Object.fromEntries(pegs.firstSeen), { BGL: '1997-07-01', BGN: '1999-07-05', STD: '2010-01-01', STN: '2018-01-01', AZN: '2011-09-26', XCG: '2025-03-31' });
     // Lithuania's figure of AZN in December 2014 is the market's (0.78 per USD), not the later 1.7.
     const day = kept.get('2014-12-31')!;
     assert.ok(Number(pair(day.get('USD')!, day.get('AZN')!)) < 1, 'USD/AZN on 2014-12-31');

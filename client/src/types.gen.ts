@@ -199,6 +199,8 @@ export type SourcesResponse = {
       /** exact decimal, at most 8 significant digits for blended rates (D6) */
       published: number;
       direction: "direct" | "indirect";
+      /** The unit multiplier the bank published the figure for (100 for JPY at several banks; `published` is per 1 unit). A metal is per troy ounce whatever the bank quoted: a price per gram is restated per ounce exactly (D19). */
+      unit: number;
       date: string;
       /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
       bank_update: string;

@@ -12,7 +12,7 @@ import { track } from './filter.js';
 import { tradingDay, tradingHoursAt } from './hours.js';
 import { pegsOn, type Peg } from './pegs.js';
 import type { Figure, SourceInfo } from './inputs.js';
-import { PRIOR_VOLATILITY, priorError, type Quality } from './quality.js';
+import { priorError, priorVolatility, type Quality } from './quality.js';
 import type { Contribution } from './rebase.js';
 import { bySourceAndDate, snapshotOf, snapshotsOf, type Fixing, type Snapshot, type Snapshots } from './snapshots.js';
 import { readingsOf, type Estimate, type Setting } from './readings.js';
@@ -89,7 +89,7 @@ interface Context extends Setting {
 function combine(currency: string, entries: Fixing[], anchor: string, anchored: Estimate | undefined, ctx: Context): BlendedRate & { estimate: Estimate } {
   const { opts } = ctx;
   const { readings, used, odd, error } = readingsOf(currency, entries, anchor, anchored, ctx);
-  const volatility = opts.quality?.volatility.get(currency) ?? PRIOR_VOLATILITY;
+  const volatility = opts.quality?.volatility.get(currency) ?? priorVolatility(currency);
   const t = track(readings, volatility ** 2 / 24, ctx.reference);
   const weight = new Float64Array(entries.length);
   const screen = new Array<Exclusion>(entries.length).fill(false);

@@ -23,6 +23,17 @@ export const FIXED_AT_UTC: Readonly<Record<string, string>> = {
   IMFD: '00:00:00',
   // …except the SDR, which the IMF itself values from London noon rates.
   'IMFD XDR': '12:00:00',
+  // Metals priced the day before their date (D19), taken at the start of the date, as for the IMF.
+  // The Central Bank of Armenia's silver of a date is the NBU's of the business day before, not of the
+  // day (March 2026: 94.62 USD on the 3rd against the NBU's 95.11 set on the 2nd and 83.29 on the
+  // 3rd; within 2.4% on all 11 days, and 0.6% on 9); its gold is priced alike.
+  'CBRA XAU': '00:00:00',
+  'CBRA XAG': '00:00:00',
+  // Banco Central de Bolivia's table of 2026-06-10 has gold at 4269.71 USD, between BNR's of the 9th
+  // (4329.86) and of the 10th (4166.42, fixed at 11:00 UTC, before the table's 12:00); that of
+  // 2026-07-13 4098.70, beside the 10th's 4102.70 rather than the 13th's 4070.19.
+  'BCEB XAU': '00:00:00',
+  'BCEB XAG': '00:00:00',
 };
 
 /** Sources that publish one and the same fixing: together they count as one figure, not three. */

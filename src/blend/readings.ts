@@ -9,7 +9,7 @@ import { outliers } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
 import type { Reading } from './filter.js';
 import type { SourceInfo } from './inputs.js';
-import { PRIOR_VOLATILITY, priorError, SAME_FIGURE, type Quality } from './quality.js';
+import { priorError, priorVolatility, SAME_FIGURE, type Quality } from './quality.js';
 import type { Fixing, Read } from './snapshots.js';
 
 /** The anchor's own estimate: ln(anchor per USD) and its variance at the reference moment. */
@@ -66,7 +66,7 @@ export function readingsOf(currency: string, entries: readonly Fixing[], anchor:
   // every figure of the witness's days counts as what the market showed then.
   let newest = 0;
   for (let i = 0; i < n; i++) if (entries[i]!.day > newest) newest = entries[i]!.day;
-  const anchorQ = (s.quality?.volatility.get(anchor) ?? PRIOR_VOLATILITY) ** 2 / 24;
+  const anchorQ = (s.quality?.volatility.get(anchor) ?? priorVolatility(anchor)) ** 2 / 24;
   for (let i = 0; i < n; i++) {
     const e = entries[i]!;
     if (!(e.freshDay >= newest || e.day >= s.witnessFrom)) continue;

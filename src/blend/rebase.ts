@@ -22,6 +22,8 @@ export interface Contribution {
   /** The published figure, per 1 unit, in the published direction, and that direction. */
   published: string;
   direction: Figure['direction'];
+  /** The unit multiplier the figure was published for (100 JPY; 1 for a metal's troy ounce, D19). */
+  unit: number;
   /** The currency the source was bridged through when it publishes no USD. */
   bridge?: string;
 }
@@ -69,7 +71,7 @@ export function rebase(source: SourceInfo, rows: Figure[], pivot: Pivot = { curr
   const stamp = (date: string) => stamps.get(date) ?? stamps.set(date, bankUpdate(source, date)).get(date)!;
   const contribution = (currency: string, perUsd: number, r: Figure): Contribution => ({
     source: source.code, currency, perUsd, date: r.date, cadence: cadenceOf(r), bankUpdate: stamp(r.date),
-    moment: `${stamp(r.date).slice(0, 10)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, ...bridge,
+    moment: `${stamp(r.date).slice(0, 10)} ${fixingTime(source, currency)}`, published: r.rate, direction: r.direction, unit: r.unit, ...bridge,
   });
   const newest = [...newestByQuote(rows).values()];
 

@@ -71,7 +71,7 @@ export function snapshotOf(source: SourceInfo, rows: readonly Figure[], pivot?: 
     if (c.moment !== moment) [moment, hours] = [c.moment, tradingHoursAt(c.moment)];
     figures.set(c.currency, {
       source: c.source, currency: c.currency, perUsd: c.perUsd, date: c.date, cadence: c.cadence, bankUpdate: c.bankUpdate, moment: c.moment,
-      published: c.published, direction: c.direction, bridge: c.bridge,
+      published: c.published, direction: c.direction, unit: c.unit, bridge: c.bridge,
       log: Math.log(c.perUsd), hours, day, freshDay: day + FRESH_DAYS[c.cadence], rounding: roundingError(c.published), siblings: figures, read: undefined,
     });
   }

@@ -65,12 +65,19 @@ test('defunct currencies are known but not active', () => {
   }
 });
 
-test('metals are known but not active', () => {
+test('metals are quoted like currencies, each under the entity ISO 4217 lists it by (D19)', () => {
   assert.deepEqual([...METALS], ['XAU', 'XAG', 'XPT', 'XPD']);
   for (const code of METALS) {
-    assert.equal(isActiveCurrency(code), false, code);
+    assert.equal(isActiveCurrency(code), true, code);
     assert.equal(isKnownCode(code), true, code);
+    assert.ok(ACTIVE_CURRENCIES.includes(currencyInfo(code)!), code);
   }
+  assert.deepEqual(currencyInfo('XAU'), { code: 'XAU', countryCode: 'ZZ', countryName: 'ZZ08_Gold', name: 'Gold' });
+  assert.deepEqual(currencyInfo('XAG'), { code: 'XAG', countryCode: 'ZZ', countryName: 'ZZ11_Silver', name: 'Silver' });
+  assert.deepEqual(currencyInfo('XPT'), { code: 'XPT', countryCode: 'ZZ', countryName: 'ZZ10_Platinum', name: 'Platinum' });
+  assert.deepEqual(currencyInfo('XPD'), { code: 'XPD', countryCode: 'ZZ', countryName: 'ZZ09_Palladium', name: 'Palladium' });
+  // 156 currencies (ISO list one's active ones and XDR) and the four metals.
+  assert.equal(ACTIVE_CURRENCIES.length, 160);
 });
 
 test('fund, testing and unit-of-account codes are neither active nor known', () => {

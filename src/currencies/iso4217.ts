@@ -3,8 +3,9 @@
  *
  * ACTIVE_CURRENCIES is ISO 4217 "list one" as it stands in 2026, minus the fund codes (BOV, CLF, COU,
  * MXV, USN, UYI, UYW, CHE, CHW), the supranational accounting units (XSU, XUA, XBA–XBD), the
- * testing / no-currency codes (XTS, XXX) and the precious metals (XAU, XAG, XPT, XPD), plus XDR.
- * These are the currencies Kurs quotes in blended rates and lists on /v1/currencies.
+ * testing / no-currency codes (XTS, XXX) and the precious metals, plus XDR; the four metals (XAU, XAG,
+ * XPT, XPD: one troy ounce each) follow as METAL_ROWS. Together these are what Kurs quotes in blended
+ * rates and lists on /v1/currencies ("active" in this code: D4, D19).
  *
  * Changes against the 2024-06-25 edition of list one, applied here:
  * - BGN removed: Bulgaria adopted the euro on 2026-01-01 (lev legal tender until 2026-01-31).
@@ -18,7 +19,7 @@
  *
  * One record per currency (D4): the issuing country; for a shared currency the issuing union or
  * authority, or the country where its issuing central bank has its seat. Country codes are ISO 3166-1
- * alpha-2, except EU (exceptionally reserved, "Euro area") and ZZ (user-assigned, used for the IMF).
+ * alpha-2, except EU (exceptionally reserved, "Euro area") and ZZ (user-assigned: the IMF, the metals).
  */
 
 export interface CurrencyInfo {
@@ -196,10 +197,21 @@ const ACTIVE_ROWS: readonly (readonly [string, string, string, string])[] = [
   ['ZWG', 'ZW', 'Zimbabwe', 'Zimbabwe Gold'],
 ];
 
+export const METALS = ['XAU', 'XAG', 'XPT', 'XPD'] as const;
+
+// D19: a metal has no country. ISO 4217 lists each under an entity of its own, "ZZ08_Gold" and so on:
+// ZZ (user-assigned in ISO 3166, as for the IMF's XDR) and that entity's name; the metal's name.
+const METAL_ROWS: readonly (readonly [(typeof METALS)[number], string, string, string])[] = [
+  ['XAG', 'ZZ', 'ZZ11_Silver', 'Silver'],
+  ['XAU', 'ZZ', 'ZZ08_Gold', 'Gold'],
+  ['XPD', 'ZZ', 'ZZ09_Palladium', 'Palladium'],
+  ['XPT', 'ZZ', 'ZZ10_Platinum', 'Platinum'],
+];
+
 export const ACTIVE_CURRENCIES: readonly CurrencyInfo[] = Object.freeze(
-  ACTIVE_ROWS.map(([code, countryCode, countryName, name]) =>
-    Object.freeze({ code, countryCode, countryName, name }),
-  ),
+  [...ACTIVE_ROWS, ...METAL_ROWS]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([code, countryCode, countryName, name]) => Object.freeze({ code, countryCode, countryName, name })),
 );
 
 /**
@@ -262,22 +274,16 @@ export const HISTORIC_CURRENCIES: readonly { code: string; name: string; until: 
   ).map(([code, name, until]) => Object.freeze({ code, name, until })),
 );
 
-export const METALS = ['XAU', 'XAG', 'XPT', 'XPD'] as const;
-
 const ACTIVE_BY_CODE: ReadonlyMap<string, CurrencyInfo> = new Map(ACTIVE_CURRENCIES.map((c) => [c.code, c]));
 
-const KNOWN_CODES: ReadonlySet<string> = new Set<string>([
-  ...ACTIVE_BY_CODE.keys(),
-  ...HISTORIC_CURRENCIES.map((c) => c.code),
-  ...METALS,
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>([...ACTIVE_BY_CODE.keys(), ...HISTORIC_CURRENCIES.map((c) => c.code)]);
 
-/** The record of an active currency (or XDR); undefined otherwise. Expects an upper-case code. */
+/** The record of an active currency, XDR or a metal; undefined otherwise. Expects an upper-case code. */
 export function currencyInfo(code: string): CurrencyInfo | undefined {
   return ACTIVE_BY_CODE.get(code);
 }
 
-/** True for the currencies Kurs quotes in blended rates: active ISO 4217 currencies plus XDR. */
+/** True for the codes Kurs quotes in blended rates: active ISO 4217 currencies, XDR and the metals. */
 export function isActiveCurrency(code: string): boolean {
   return ACTIVE_BY_CODE.has(code);
 }

@@ -127,7 +127,9 @@ const Leg = Type.Object(
     sources: Type.Array(
       Type.Object(
         {
-          bank_code: Type.String(), published: Rate, direction: Type.Union([Type.Literal('direct'), Type.Literal('indirect')]), date: Type.String(),
+          bank_code: Type.String(), published: Rate, direction: Type.Union([Type.Literal('direct'), Type.Literal('indirect')]),
+          unit: Type.Integer({ minimum: 1, description: 'The unit multiplier the bank published the figure for (100 for JPY at several banks; `published` is per 1 unit). A metal is per troy ounce whatever the bank quoted: a price per gram is restated per ounce exactly (D19).' }),
+          date: Type.String(),
           bank_update: Stamp, per_usd: Rate, weight: Type.Number({ minimum: 0, maximum: 1 }),
           error: Type.Number({ minimum: 0, description: "The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record." }),
           excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('later'), Type.Literal('peg')])), bridge: Nullable(Currency),
@@ -143,7 +145,7 @@ export const Provenance = envelope(
   {
     code: 200, message: 'success', base: 'EUR', target: 'USD', rate: 1.1703, last_update: '2026-04-13 14:15:00', fresh: true,
     legs: [
-      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, anchor: null, earlier: 0, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, error: 0.0002, excluded: null, bridge: null }] },
+      { currency: 'EUR', method: 'blend', per_usd: 0.85448176, anchor: null, earlier: 0, sources: [{ bank_code: 'ECBF', published: 1.1703, direction: 'indirect', unit: 1, date: '2026-04-13', bank_update: '2026-04-13 14:15:00', per_usd: 0.85448176, weight: 1, error: 0.0002, excluded: null, bridge: null }] },
       { currency: 'USD', method: 'pivot', per_usd: 1, anchor: null, earlier: 0, sources: [] },
     ],
   },

@@ -8,7 +8,10 @@ import { AnswerTooLarge, agentFetch, MAX_ANSWER_BYTES, quoteInexact } from './an
 
 test('quoteInexact keeps numbers a double holds and quotes the rest, leaving strings alone', () => {
   const text = '{"code":200,"rate":1.0834567,"converted":"x","big":186750000000093.375,"id":"12345678901234567890","n":-0.5,"e":1e-7,"huge":12345678901234567890}';
-  assert.equal(quoteInexact(text), '{"code":200,"rate":1.0834567,"converted":"x","big":"186750000000093.375","id":"12345678901234567890","n":-0.5,"e":1e-7,"huge":"12345678901234567890"}');
+  assert.equal(quoteInexact(text), '{"code":200,"rate":1.0834567,"converted":"x","big":"186750000000093.375","id":"12345678901234567890","n":-0.5,"e":"1e-7","huge":"12345678901234567890"}');
+  // Ounces of gold per rial (D19): a double holds the value but writes it 1.6161009e-10, so the agent
+  // gets Kurs's plain digits; an ounce in rials stays a number, as a double writes it plainly.
+  assert.equal(quoteInexact('{"XAU":0.00000000016161009,"IRR":6187732400}'), '{"XAU":"0.00000000016161009","IRR":6187732400}');
   // A trailing zero is the same value: it stays a number.
   assert.deepEqual(JSON.parse(quoteInexact('[1.10,0.000123450]')), [1.1, 0.00012345]);
 });

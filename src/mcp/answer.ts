@@ -16,11 +16,12 @@ export class AnswerTooLarge extends Error {
 /** A JSON string (skipped whole, escapes included, so digits in it stay) or a number token. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-/** A number token whose double prints back the same decimal value (all 8-digit blended rates, every
- *  count and status) stays a number; any other (a `converted` near 1e15 with 6 decimals, a bank's
- *  long digits) becomes its exact text in quotes. */
+/** A number token whose double prints back the same decimal value, as plain digits (all 8-digit
+ *  blended rates, every count and status) stays a number; any other (a `converted` near 1e15 with 6
+ *  decimals, a bank's long digits, the ounces of gold in a rial that a double prints as 1.6e-10)
+ *  becomes its exact text in quotes. */
 export const quoteInexact = (text: string): string =>
-  text.replace(TOKEN, (token) => (token.charCodeAt(0) === 0x22 || new Decimal(token).equals(new Decimal(Number(token))) ? token : `"${token}"`));
+  text.replace(TOKEN, (token) => (token.charCodeAt(0) === 0x22 || (new Decimal(token).equals(new Decimal(Number(token))) && !String(Number(token)).includes('e')) ? token : `"${token}"`));
 
 /** `fetch` for the client: the body read up to the cap (AnswerTooLarge past it) and its numbers
  *  passed through quoteInexact, so the client's JSON.parse keeps exactly what needs keeping. */

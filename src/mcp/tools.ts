@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { KursClient } from '../../client/dist/index.js';
 import { MAX_ANSWER_BYTES } from './answer.js';
 
-const code = () => z.string().regex(/^[A-Za-z]{3}$/).describe('three-letter ISO 4217 currency code, e.g. EUR, USD, JPY');
+const code = () => z.string().regex(/^[A-Za-z]{3}$/).describe('three-letter ISO 4217 code: a currency (EUR, USD, JPY) or a precious metal, one troy ounce (XAU gold, XAG silver, XPT platinum, XPD palladium)');
 const day = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe(`${what}: a UTC day, YYYY-MM-DD, not after today`);
 const amount = () => z.union([z.number().positive(), z.string()]).describe('a positive amount up to 1e15 to convert, e.g. 100 or "1250.50"; default 1');
 const symbols = () => z.array(code()).min(1).max(500).describe('only these currencies (default: all)');
@@ -92,7 +92,7 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'list_currencies', title: 'Supported currencies',
-    description: 'Every currency Kurs can quote, with its country (or issuing union). Costs 1 API point.',
+    description: 'Every currency Kurs can quote, with its country (or issuing union), and the precious metals (country code ZZ). Costs 1 API point.',
     input: {},
     narrow: 'nothing to narrow',
     run: (kurs) => kurs.currencies(),

@@ -27,6 +27,10 @@ test('parseAmount accepts positive finite decimals up to 1e15 only (D5)', () => 
 test('toRateText keeps 8 significant digits without exponent notation', () => {
   assert.equal(toRateText(parseAmount('1')!.div(3)), '0.33333333');
   assert.equal(toRateText(parseAmount('1')!.div('150000')), '0.0000066666667');
+  // An ounce of gold in rials and a rial in ounces of gold (D19): many digits, still plain.
+  assert.equal(toRateText(parseAmount('5740132812.3')!), '5740132800');
+  assert.equal(toRateText(parseAmount('1')!.div('5740132812.3')), '0.000000000174212');
+  assert.equal(toRateText(parseAmount('123456789012345')!.times('1000000')), '123456790000000000000');
 });
 
 test('stringify writes Num as its exact decimal text', () => {

@@ -1,5 +1,5 @@
 // Provenance, an opt-in extension (never a change to the spec's shapes): for a blended pair, each
-// leg's contributing banks with their published figure, date, weight, measured error and exclusion.
+// leg's contributing banks with their published figure and unit, date, weight, measured error and exclusion.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { toDecimal, type BlendedRate } from '../../blend/blend.js';
@@ -28,6 +28,7 @@ function leg(rate: BlendedRate) {
       bank_code: c.source,
       published: new Num(c.published),
       direction: c.direction,
+      unit: c.unit,
       date: c.date,
       bank_update: c.bankUpdate,
       per_usd: new Num(toRateText(toDecimal(c.perUsd))),

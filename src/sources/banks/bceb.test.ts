@@ -8,6 +8,7 @@ import { source } from './bceb.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import type { Observation } from '../types.js';
+import { Decimal } from '../../money/decimal.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
 const DIR = fixtureDir('BCEB');
@@ -50,9 +51,9 @@ describe('BCEB recorded payloads', () => {
     assert.deepEqual(files.filter((f) => source.accepts(f)), [JUNE, JULY, YEAR]);
   });
 
-  test('table 106 of 10 June 2026, legacy layout: 44 currencies, USD at the official 6.86', () => {
+  test('table 106 of 10 June 2026, legacy layout: 44 currencies, USD at the official 6.86, gold and silver', () => {
     const obs = sheet(JUNE);
-    assert.equal(obs.length, 44);
+    assert.equal(obs.length, 46);
     assert.ok(obs.every((o) => o.date === '2026-06-10' && o.unit === 1 && o.direction === 'direct'));
     const r = rates(obs);
     assert.equal(r.USD, '6.86000');
@@ -66,11 +67,16 @@ describe('BCEB recorded payloads', () => {
     // Buy/sell dollar rows, the SDR (USD per SDR) and the UFV index are not rates against BOB.
     assert.ok(!obs.some((o) => ['USD.VENTA', 'USD.COMPRA', 'XDR'].includes(o.quote)));
     assert.equal(obs.filter((o) => o.quote === 'USD').length, 1);
+    // ["ORO","ONZA TROY ORO",null,"USD./O.T.F.","4269.71000"]: USD per troy ounce, times the 6.86000.
+    assert.equal(r.XAU, '29290.2106');
+    assert.equal(r.XAG, '450.86321');
+    assert.equal(new Decimal(r.XAU!).div(r.USD!).toString(), '4269.71');
+    assert.equal(new Decimal(r.XAG!).div(r.USD!).toString(), '65.7235');
   });
 
-  test('table 128 of 13 July 2026, new layout: the official rate (TCO) and 22 currencies', () => {
+  test('table 128 of 13 July 2026, new layout: the official rate (TCO), 22 currencies, gold and silver', () => {
     const obs = sheet(JULY);
-    assert.equal(obs.length, 23);
+    assert.equal(obs.length, 25);
     assert.ok(obs.every((o) => o.date === '2026-07-13' && o.unit === 1 && o.direction === 'direct'));
     const r = rates(obs);
     assert.equal(r.USD, '10.40');
@@ -80,6 +86,10 @@ describe('BCEB recorded payloads', () => {
     assert.equal(r.CHF, '12.86174');
     assert.equal(r.UYU, '0.25855');
     assert.equal(r.DKK, undefined);
+    // ["ORO","ONZA TROY ORO",null,"4098.7000"] under "Valor en USD/O.T.F.", times the TCO of 10.40.
+    assert.equal(r.XAU, '42626.48');
+    assert.equal(r.XAG, '619.24408');
+    assert.equal(new Decimal(r.XAU!).div(r.USD!).toString(), '4098.7');
   });
 
   test('the 2007 archive: the COMPRA column of every business day', () => {
@@ -130,6 +140,14 @@ describe('BCEB edge cases', () => {
       { date: '2026-07-13', quote: 'USD', rate: '10.4', unit: 1, direction: 'direct' },
       { date: '2026-07-13', quote: 'EUR', rate: '11.8716', unit: 1, direction: 'direct' },
     ]);
+  });
+
+  test('reads the metals block in dollars per troy ounce, and refuses one in another unit', () => {
+    const metals = (unit: string, gold: string) => [[null], ['Cotizacion de Metales'], ['Metal', 'Unidad', null, unit], ['ORO', 'ONZA TROY ORO', null, gold]];
+    assert.deepEqual(parseXls(fromRows([...JULY_ROWS([EUR]), ...metals('Valor en USD/O.T.F.', '4098.7000')])).at(-1), { date: '2026-07-13', quote: 'XAU', rate: '42626.48', unit: 1, direction: 'direct' });
+    assert.throws(() => parseXls(fromRows([...JULY_ROWS([EUR]), ...metals('Valor en Bs/gramo', '4098.7000')])), /XAU on 2026-07-13 is not stated in USD per troy ounce/);
+    const noDollar = [...JULY_ROWS([EUR]), ...metals('Valor en USD/O.T.F.', '4098.7000')].filter((r) => r[2] !== 'USD');
+    assert.throws(() => parseXls(fromRows(noDollar)), /XAU on 2026-07-13: a metal in dollars, and no dollar rate/);
   });
 
   test('rejects an HTML error page', () => {

@@ -1,8 +1,9 @@
 // Banco Central de Bolivia: the daily quotation table (legacy Excel with a malformed container, two
 // layouts: to June 2026 and from July 2026) and the yearly USD archive (a day × month grid of
-// VENTA/COMPRA). BOB per unit of foreign currency throughout.
+// VENTA/COMPRA). BOB per unit of foreign currency throughout; gold and silver in USD per troy ounce.
 import { utils, type WorkBook } from '@e965/xlsx';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { Decimal } from '../../money/decimal.js';
 import { decimalOf, failFor, readWorkbook, windowDays } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -17,6 +18,14 @@ const RATE_HEADER = /^(TIPO DE CAMBIO EN Bs POR UNIDAD DE MONEDA EXTRANJERA|Tipo
 // 6.86000) is the buying rate, the official rate at which every other currency is valued (EUR
 // 7.92194 = 6.86 / 0.86595), and is read instead. The SDR row is USD per SDR; the UFV row is an index.
 const NOT_RATES = new Set(['USD.VENTA', 'USD.COMPRA', 'USD/D.E.G.', 'Bs/UFV']);
+// Gold and silver come in a block of their own, in US dollars per fine troy ounce ("USD./O.T.F.",
+// "Valor en USD/O.T.F."), which is what XAU and XAG denote (D19). The table values every currency in
+// bolivianos as its dollar figure times the official dollar (EUR 7.92194 = 6.86 / 0.86595): a metal
+// is stated the same way, its dollar price times the table's own USD rate, exactly and unrounded, so
+// that rebased to USD (as the blend does inside a table) it is the bank's dollar price itself.
+const METALS_TITLE = /^COTIZACION DE METALES/i;
+const METAL_NAMES: Readonly<Record<string, string>> = { ORO: 'XAU', PLATA: 'XAG' };
+const USD_PER_TROY_OUNCE = /USD\.?\/O\.T\.F\./;
 // …/otras_imprimir2XLS.php?qdd=…, bcb-otras_imprimir2XLS-….xls (daily); …/tiposDeCambioHistorico/
 // xls.php?anio=…, bcb-tiposDeCambioHistorico-xls-anio-….xls (yearly).
 const NAME = /\/otras_imprimir2XLS\.php\?|(^|\/)bcb-otras_imprimir2XLS-[^/]*\.xls$|\/tiposDeCambioHistorico\/xls\.php\?anio=\d{4}|(^|\/)bcb-tiposDeCambioHistorico-xls-anio-\d{4}\.xls$/;
@@ -52,7 +61,26 @@ function dailyTable(rows: Row[], name: string): Observation[] {
       observations.push({ date, quote: code, rate: decimalOf(fail, row[col], `${code} on ${date}`), unit: 1, direction: 'direct' });
     }
   });
-  return observations;
+  return [...observations, ...metals(rows, date, observations.find((o) => o.quote === 'USD')?.rate)];
+}
+
+/** The metals block, each figure turned from USD into BOB per troy ounce with the table's dollar. */
+function metals(rows: Row[], date: string, usd: string | undefined): Observation[] {
+  const at = rows.findIndex((r) => METALS_TITLE.test(text(r[0])));
+  if (at < 0) return [];
+  const out: Observation[] = [];
+  // The block's header (or each row) says the unit; the rows run while the first cell names a metal.
+  const header = rows[at + 1]?.map(text).join(' ') ?? '';
+  for (const row of rows.slice(at + 2)) {
+    const quote = METAL_NAMES[text(row[0])];
+    if (quote === undefined) break;
+    if (!USD_PER_TROY_OUNCE.test(`${header} ${row.map(text).join(' ')}`)) fail(`${quote} on ${date} is not stated in USD per troy ounce`);
+    if (usd === undefined) fail(`${quote} on ${date}: a metal in dollars, and no dollar rate in the table`);
+    const figure = row.map(text).filter((c) => /^\d/.test(c)).pop();
+    const price = decimalOf(fail, figure, `${quote} on ${date}`);
+    out.push({ date, quote, rate: new Decimal(price).times(usd).toString(), unit: 1, direction: 'direct' });
+  }
+  return out;
 }
 
 function yearlyGrid(rows: Row[], name: string): Observation[] {

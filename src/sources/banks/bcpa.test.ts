@@ -73,6 +73,8 @@ describe('BCPA recorded payloads', () => {
     assert.equal(obs.length, 250);
     assert.ok(obs.every((o) => o.quote === 'XAU' && o.unit === 1 && o.direction === 'direct'));
     assert.equal(rate(obs, '2024-02-01'), '14889462.30');
+    // 2,048 USD at the bank's own dollar of the day (7271.63): the price of an ounce (D19).
+    assert.equal((14889462.3 / 7271.63).toFixed(0), '2048');
     assert.equal(rate(obs, '2024-02-06'), '14847350.00');
     assert.equal(rate(obs, '2024-10-24'), '21839446.77');
   });

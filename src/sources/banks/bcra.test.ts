@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { startFeedServer } from '../../../test/support/feed-server.js';
 import { source } from './bcra.js';
+import { Decimal } from '../../money/decimal.js';
 import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { NoPublication, ParseError, type Observation } from '../types.js';
@@ -29,10 +30,10 @@ describe('BCRA recorded payloads', () => {
     assert.deepEqual(files.filter((f) => source.accepts(f)), [FILE]);
   });
 
-  test('the table of 2026-03-19: 33 currencies in ARS, VND per 1,000', () => {
+  test('the table of 2026-03-19: 33 currencies in ARS, VND per 1,000, gold and silver', () => {
     const obs = parseFile(FILE);
     assert.ok(obs.every((o) => o.date === '2026-03-19' && o.direction === 'direct'));
-    assert.deepEqual(obs.map((o) => o.quote).sort(), CCY);
+    assert.deepEqual(obs.map((o) => o.quote).sort(), [...CCY, 'XAG', 'XAU'].sort());
     assert.equal(quoted(obs, 'USD'), '1394.50000000/1');
     assert.equal(quoted(obs, 'EUR'), '1612.04200000/1');
     assert.equal(quoted(obs, 'AUD'), '983.81975000/1');
@@ -44,8 +45,16 @@ describe('BCRA recorded payloads', () => {
     assert.ok(obs.filter((o) => o.quote !== 'VND').every((o) => o.unit === 1));
     // Published under MXP, the pre-1993 code.
     assert.equal(quoted(obs, 'MXN'), '78.43832100/1');
-    // Not rates, not ISO, or an ambiguous bolívar: the peso, REF, CNH, metals, VEB.
-    for (const q of ['ARS', 'REF', 'CNH', 'XAU', 'XAG', 'VEB', 'MXP']) assert.equal(find(obs, q), undefined, q);
+    // Not rates, not ISO, or an ambiguous bolívar: the peso, REF, CNH, VEB.
+    for (const q of ['ARS', 'REF', 'CNH', 'VEB', 'MXP']) assert.equal(find(obs, q), undefined, q);
+  });
+
+  test('gold and silver: the dollar price per troy ounce (tipoPase) times the dollar, exactly (D19)', () => {
+    const obs = parseFile(FILE);
+    // {"codigoMoneda":"XAU","descripcion":"ORO FINO (1 ONZA)","tipoPase":4615.33000000,"tipoCotizacion":0.00000000}
+    assert.equal(quoted(obs, 'XAU'), '6436077.685/1');
+    assert.equal(quoted(obs, 'XAG'), '99474.4263/1');
+    assert.equal(new Decimal('6436077.685').div('1394.5').toString(), '4615.33');
   });
 });
 
@@ -69,7 +78,8 @@ describe('BCRA edge cases', () => {
 
   test('rejects an empty table, an API error and a table of non-rates only', () => {
     assert.throws(() => parse(table()), /holds no rates/);
-    assert.throws(() => parse(table(row('XAU', 'ORO FINO (1 ONZA)', '0.0'))), /holds no rates/);
+    assert.throws(() => parse(table(row('ARS', 'PESO', '0.0'))), /holds no rates/);
+    assert.throws(() => parse(table(row('EUR', 'EURO', '1612.042'), row('XAU', 'ORO FINO (1 ONZA)', '0.0'))), /XAU on 2026-03-20: a price in dollars, and no dollar rate/);
     assert.throws(() => parse('{"status":400,"errorMessages":["La fecha no puede ser mayor a la fecha actual."]}'), /La fecha no puede/);
     assert.throws(() => parse('{"status":200,"results":[]}'), /no results object/);
   });

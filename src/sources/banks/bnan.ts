@@ -7,7 +7,7 @@ import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigit
 const CODE = 'BNAN';
 const RANGE = '/taxas/get/evolucao/taxa/intervalo';
 const MIDDLE = 'M';
-// Left out: XAU's column mixes AOA and USD per ounce (4565.82 on 2026-05-19 is dollars); "XDRUSD" is
+// Left out: XAU's column mixes AOA and USD per ounce (4565.82 on 2026-05-19 is dollars; D19); "XDRUSD" is
 // labelled SDR-to-dollar yet its figure (1248.17 beside USD 913.116) reads as AOA per SDR; "VEF" is a
 // bolívar code retired in 2018 whose figure (1.79548 AOA, the dollar at ~509) is today's bolívar, which
 // ISO codes VED while the market says VES. None of them can be stated without guessing.

@@ -50,6 +50,8 @@ describe('BNBG recorded payloads', () => {
     assert.equal(quoted(obs, 'ZAR'), '1.27948/10');
     // Gold per troy ounce ("Злато (в трой унции)"), which is what XAU denotes.
     assert.equal(quoted(obs, 'XAU'), '2250.83/1');
+    // 1,320 USD at the bank's own dollar (1.70502): the price of an ounce (D19).
+    assert.equal((2250.83 / 1.70502).toFixed(0), '1320');
   });
 
   test('source is historical: the lev ended with 2025', () => {

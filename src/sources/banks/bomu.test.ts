@@ -45,6 +45,8 @@ describe('BOMU recorded payloads', () => {
     assert.equal(rate(obs, '2026-05-22', 'XAU'), '16172267.24');
     assert.equal(rate(obs, '2026-05-20', 'XAU'), '16016753.51');
     assert.equal(rate(obs, '2026-05-22', 'XAG'), '271833.67');
+    // 4,522 USD at the bank's own dollar (3576.42): the price of an ounce (D19).
+    assert.equal((16172267.24 / 3576.42).toFixed(0), '4522');
     assert.equal(rate(obs, '2026-05-19', 'XDR'), '4888.17');
     // Still quoted in 2026, after the lev's end: reported as published.
     assert.equal(rate(obs, '2026-05-22', 'BGN'), '2148.00');

@@ -38,8 +38,10 @@ describe('CBCE recorded payloads', () => {
     assert.equal(rate(obs, '2025-05-19', 'JPY'), '2.0596');
     assert.equal(rate(obs, '2025-05-19', 'VND'), '0.0115');
     assert.equal(rate(obs, '2025-05-16', 'KWD'), '971.5861');
-    // Gold per troy ounce.
+    // Gold per troy ounce: 3,164 USD at the bank's own dollar of the day (298.6897), unit 1 (D19).
     assert.equal(rate(obs, '2025-05-15', 'XAU'), '945076.6125');
+    assert.equal(rate(obs, '2025-05-15', 'USD'), '298.6897');
+    assert.equal((945076.6125 / 298.6897).toFixed(0), '3164');
   });
 
   test('the selection form is a valid answer without rates', () => {

@@ -17,8 +17,9 @@ const PAGE = '/page/144';
 const GOLD_LINK = /href="([^"]+\.xlsx)"[^>]*>[^<]*الذهب/;
 const ALIASES: Record<string, string> = { 'S.FR': 'CHF', UAE: 'AED', SDR: 'XDR' };
 const LABEL_CODE = /(?:^|[^A-Za-z.])(S\.FR|[A-Z]{3})\s*$/;
-// Gold per ounce has its own column group in older sheets: a commodity price, typed partly as text
-// with broken separators ("6,006 ,624.000") and ×1000 slips, so it is not read as a rate.
+// Gold per ounce has its own column group in older sheets, typed partly as text with broken separators
+// ("6,006 ,624.000") and ×1000 slips: no figure of it can be read without guessing, so XAU is left
+// out here (D19) where other publishers' gold is read.
 const GOLD = /Gold|الذهب/;
 // "Spet." is how several sheets spell September.
 

@@ -28,13 +28,13 @@ describe('CBRA recorded payloads', () => {
     assert.deepEqual(files.filter((f) => source.accepts(f)), [RANGE, LATEST]);
   });
 
-  test('date range 1-19 March 2026: 13 business days of 28 currencies, metals per gram left out', () => {
+  test('date range 1-19 March 2026: 13 business days of 28 currencies, gold and silver', () => {
     const obs = parseFile(RANGE);
     const days = [...new Set(obs.map((o) => o.date))];
     // 19 March was asked for but not yet published when this was recorded (10:48 UTC).
     assert.deepEqual(days, ['02', '03', '04', '05', '06', '09', '10', '11', '12', '13', '16', '17', '18'].map((d) => `2026-03-${d}`));
-    assert.equal(obs.length, 13 * 28);
-    for (const date of days) assert.deepEqual(obs.filter((o) => o.date === date).map((o) => o.quote).sort(), CCY);
+    assert.equal(obs.length, 13 * 30);
+    for (const date of days) assert.deepEqual(obs.filter((o) => o.date === date).map((o) => o.quote).sort(), [...CCY, 'XAG', 'XAU'].sort());
     assert.ok(obs.every((o) => o.direction === 'direct'));
     const units = Object.fromEntries(obs.filter((o) => o.unit !== 1).map((o) => [o.quote, o.unit]));
     assert.deepEqual(units, { IRR: 100, JPY: 10, KZT: 10, UZS: 10 });
@@ -52,12 +52,17 @@ describe('CBRA recorded payloads', () => {
   test('latest of 18 March 2026 matches the range for that day', () => {
     const obs = parseFile(LATEST);
     assert.deepEqual([...new Set(obs.map((o) => o.date))], ['2026-03-18']);
-    assert.deepEqual(obs.map((o) => o.quote).sort(), CCY);
+    assert.deepEqual(obs.map((o) => o.quote).sort(), [...CCY, 'XAG', 'XAU'].sort());
     assert.equal(quoted(obs, '2026-03-18', 'USD'), '377.39/1');
     assert.equal(quoted(obs, '2026-03-18', 'EUR'), '435.55/1');
     assert.equal(quoted(obs, '2026-03-18', 'JPY'), '23.735/10');
     assert.equal(quoted(obs, '2026-03-18', 'UZS'), '0.31003/10');
     assert.equal(quoted(obs, '2026-03-18', 'IRR'), '0.028677/100');
+    // <ISO>XAU</ISO><Amount>1</Amount><Rate>60871</Rate>: AMD per gram, here per troy ounce (D19).
+    assert.equal(quoted(obs, '2026-03-18', 'XAU'), '1893299.7362928/1');
+    assert.equal(quoted(obs, '2026-03-18', 'XAG'), '30272.391899904/1');
+    // 5,017 USD an ounce at the CBA's own dollar: the price of an ounce, not of a gram.
+    assert.equal((1893299.7362928 / 377.39).toFixed(0), '5017');
     const byKey = (list: Observation[]) => new Map(list.map((o) => [o.quote, o]));
     assert.deepEqual(byKey(obs), byKey(parseFile(RANGE).filter((o) => o.date === '2026-03-18')));
   });
@@ -73,7 +78,10 @@ describe('CBRA edge cases', () => {
     soap(`<ExchangeRatesByDateRangeByISOResponse xmlns="http://www.cba.am/"><ExchangeRatesByDateRangeByISOResult><xs:schema id="NewDataSet" xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema"></xs:schema><diffgr:diffgram xmlns:msdata="urn:schemas-microsoft-com:xml-msdata" xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1">${rows}</diffgr:diffgram></ExchangeRatesByDateRangeByISOResult></ExchangeRatesByDateRangeByISOResponse>`);
 
   test('reads ExchangeRatesByDate, with one row as with many', () => {
-    assert.deepEqual(parse(byDate(RATES)), [{ date: '2026-03-06', quote: 'USD', rate: '377.10', unit: 1, direction: 'direct' }]);
+    assert.deepEqual(parse(byDate(RATES)), [
+      { date: '2026-03-06', quote: 'USD', rate: '377.10', unit: 1, direction: 'direct' },
+      { date: '2026-03-06', quote: 'XAU', rate: '1897312.0848', unit: 1, direction: 'direct' },
+    ]);
     const one = '<DocumentElement xmlns=""><ExchangeRatesByRange diffgr:id="ExchangeRatesByRange1" msdata:rowOrder="0"><Rate>24.1</Rate><Amount>10</Amount><ISO>JPY</ISO><Diff>0.1</Diff><RateDate>2026-03-06T00:00:00+04:00</RateDate></ExchangeRatesByRange></DocumentElement>';
     assert.deepEqual(parse(range(one)), [{ date: '2026-03-06', quote: 'JPY', rate: '24.1', unit: 10, direction: 'direct' }]);
   });
@@ -92,8 +100,7 @@ describe('CBRA edge cases', () => {
   test('rejects empty tables', () => {
     assert.throws(() => parse(range('')), /holds no rates/);
     assert.throws(() => parse(byDate('')), /holds no rates/);
-    // Only metals: nothing expressible.
-    assert.throws(() => parse(byDate(RATES.slice(RATES.indexOf('<ExchangeRate><ISO>XAU')))), /holds no rates/);
+    assert.throws(() => parse(byDate(RATES.replace('<ISO>XAU</ISO><Amount>1', '<ISO>XAU</ISO><Amount>10'))), /XAU on 2026-03-06 has Amount 10/);
     assert.throws(() => parse(soap('<ISOCodesResponse xmlns="http://www.cba.am/" />')), /no exchange-rate response/);
   });
 
@@ -101,7 +108,6 @@ describe('CBRA edge cases', () => {
     assert.throws(() => parse(range('')), NoPublication);
     const fault = (err: unknown) => err instanceof ParseError && !(err instanceof NoPublication);
     assert.throws(() => parse(byDate('')), fault);
-    assert.throws(() => parse(byDate(RATES.slice(RATES.indexOf('<ExchangeRate><ISO>XAU')))), fault);
   });
 
   test('rejects bad rows', () => {
@@ -130,7 +136,7 @@ describe('CBRA requests', () => {
     assert.equal(request!.method, 'POST');
     assert.deepEqual(request!.headers, { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://www.cba.am/ExchangeRatesByDateRangeByISO"' });
     assert.match(request!.body!, /<ISOCodes>USD,GBP,[A-Z,]+<\/ISOCodes><DateFrom>2026-03-02<\/DateFrom><DateTo>2026-03-06<\/DateTo>/);
-    assert.doesNotMatch(request!.body!, /XAU|XAG/);
+    assert.match(request!.body!, /<ISOCodes>[A-Z,]+,XAU,XAG<\/ISOCodes>/);
     assert.ok(source.accepts(request!.name ?? request!.url));
   });
 

@@ -1,18 +1,21 @@
 // Central Bank of Armenia market rates from its SOAP service (api.cba.am/exchangerates.asmx):
 // ExchangeRatesLatest / ExchangeRatesByDate (CurrentDate + Rates/ExchangeRate) and
 // ExchangeRatesByDateRangeByISO (an ADO.NET diffgram of ExchangeRatesByRange rows with a RateDate).
-// AMD per `Amount` units (10 JPY, 100 IRR); the amount is kept as `unit`.
+// AMD per `Amount` units (10 JPY, 100 IRR); the amount is kept as `unit`. Gold and silver per gram.
 import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { perTroyOunce } from '../../currencies/troy-ounce.js';
 import { decimalOf, decodeText, failFor, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'CBRA';
 // The live endpoint (…/exchangerates.asmx) and recorded copies (exchangerates-asmx-….xml).
 const NAME = /(^|\/)exchangerates[.-]asmx([-?#/]|$)/i;
-// The CBA quotes gold and silver in AMD per gram; ISO XAU/XAG are troy ounces, so no `unit` fits.
-const METALS = new Set(['XAU', 'XAG']);
-// ExchangeRatesByDateRangeByISO answers only for the codes it is asked about: the currencies the CBA
-// quotes in 2026 (metals left out, see above). A currency it adds needs adding here.
-const ISO_CODES = 'USD,GBP,AUD,EUR,XDR,IRR,PLN,CAD,INR,NOK,JPY,SEK,CHF,CZK,CNY,SGD,BRL,AED,KGS,KZT,RUB,UAH,UZS,BYN,TJS,GEL,HKD,NZD';
+// The CBA quotes gold and silver in AMD per gram (60871 for XAU on 2026-03-18, with USD at 377.39:
+// 161 USD, the price of a gram); XAU and XAG are one troy ounce each, so the figure is restated per
+// ounce, exactly (D19): /v1/bank/CBRA shows 31.1034768 times the CBA's gram price.
+const PER_GRAM = new Set(['XAU', 'XAG']);
+// ExchangeRatesByDateRangeByISO answers only for the codes it is asked about: the currencies and
+// metals the CBA quotes in 2026. A currency it adds needs adding here.
+const ISO_CODES = 'USD,GBP,AUD,EUR,XDR,IRR,PLN,CAD,INR,NOK,JPY,SEK,CHF,CZK,CNY,SGD,BRL,AED,KGS,KZT,RUB,UAH,UZS,BYN,TJS,GEL,HKD,NZD,XAU,XAG';
 
 // One row comes back as an object, several as an array: always an array.
 const xml = xmlParser({ isArray: (tag) => tag === 'ExchangeRate' || tag === 'ExchangeRatesByRange' });
@@ -29,11 +32,15 @@ function day(raw: unknown): string {
   return m[1]!;
 }
 
-function observation(date: string, row: Node): Observation | null {
+function observation(date: string, row: Node): Observation {
   const quote = isoCode(fail, row.ISO, `row of ${date}`);
-  if (METALS.has(quote)) return null;
   const unit = unitOf(fail, row.Amount, `bad ${quote} amount on ${date}`);
-  return { date, quote, rate: decimalOf(fail, row.Rate, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
+  const rate = decimalOf(fail, row.Rate, `bad ${quote} rate on ${date}`);
+  if (PER_GRAM.has(quote)) {
+    if (unit !== 1) fail(`${quote} on ${date} has Amount ${unit}; the CBA's metals are per gram`);
+    return { date, quote, rate: perTroyOunce(rate), unit, direction: 'direct' };
+  }
+  return { date, quote, rate, unit, direction: 'direct' };
 }
 
 function fromBody(body: Node): Observation[] {
@@ -48,7 +55,7 @@ function fromBody(body: Node): Observation[] {
     // A window without rates (weekend, holiday) comes back as an empty diffgram, without DocumentElement.
     const rows = isRecord(result.diffgram) ? result.diffgram.DocumentElement : undefined;
     if (!isRecord(rows)) throw new NoPublication(CODE, 'the window holds no rates (empty diffgram)');
-    return list(rows.ExchangeRatesByRange).map((row) => observation(day(row.RateDate), row)).filter((o): o is Observation => o !== null);
+    return list(rows.ExchangeRatesByRange).map((row) => observation(day(row.RateDate), row));
   }
   for (const op of ['ExchangeRatesLatest', 'ExchangeRatesByDate']) {
     const response = body[`${op}Response`];
@@ -57,7 +64,7 @@ function fromBody(body: Node): Observation[] {
     if (!isRecord(result)) fail(`${op} returned no result`);
     const date = day(result.CurrentDate);
     const rates = isRecord(result.Rates) ? list(result.Rates.ExchangeRate) : [];
-    return rates.map((row) => observation(date, row)).filter((o): o is Observation => o !== null);
+    return rates.map((row) => observation(date, row));
   }
   fail('SOAP body holds no exchange-rate response');
 }

@@ -46,6 +46,8 @@ describe('NABZ recorded payloads', () => {
     assert.equal(quoted(obs, 'IRR'), '0.0073/100');
     // The metals block, AZN per troy ounce ("1 t.u.").
     assert.equal(quoted(obs, 'XAU'), '1329.0741/1');
+    // 1,689 USD at the bank's own dollar (0.7869): the price of an ounce (D19).
+    assert.equal((1329.0741 / 0.7869).toFixed(0), '1689');
     assert.equal(quoted(obs, 'XAG'), '25.8890/1');
   });
 
@@ -77,6 +79,7 @@ describe('NABZ recorded payloads', () => {
     assert.equal(quoted(obs, 'KZT'), '0.384/100');
     assert.equal(quoted(obs, 'RUB'), '2.0186/100');
     assert.equal(quoted(obs, 'XAU'), '7114.3555/1');
+    assert.equal((7114.3555 / 1.7).toFixed(0), '4185');
     assert.equal(quoted(obs, 'XPD'), '2014.874/1');
   });
 });

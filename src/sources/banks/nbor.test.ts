@@ -6,6 +6,7 @@ import { fetchSource } from '../fetch.js';
 import { createHttpClient } from '../http.js';
 import { source } from './nbor.js';
 import { ParseError, type Observation } from '../types.js';
+import { Decimal } from '../../money/decimal.js';
 import { fixtureDir } from '../../../test/support/fixtures.js';
 
 const DIR = fixtureDir('NBOR');
@@ -28,16 +29,15 @@ describe('NBOR recorded payloads', () => {
     assert.deepEqual(files.filter((f) => source.accepts(f)), [YEAR_2026]);
   });
 
-  test('yearly file 2026: 157 fixings of 36 currencies, gold per gram left out', () => {
+  test('yearly file 2026: 157 fixings of 36 currencies and gold', () => {
     const obs = parseFile(YEAR_2026);
     const days = dates(obs);
     assert.equal(days.length, 157);
     assert.equal(days[0], '2026-01-05');
     assert.equal(days.at(-1), '2026-08-19');
-    assert.equal(obs.length, 157 * 36);
-    for (const date of [days[0]!, days.at(-1)!]) assert.deepEqual(obs.filter((o) => o.date === date).map((o) => o.quote).sort(), CCY);
+    assert.equal(obs.length, 157 * 37);
+    for (const date of [days[0]!, days.at(-1)!]) assert.deepEqual(obs.filter((o) => o.date === date).map((o) => o.quote).sort(), [...CCY, 'XAU'].sort());
     assert.ok(obs.every((o) => o.direction === 'direct'));
-    assert.ok(!obs.some((o) => o.quote === 'XAU'));
     // multiplier="100" on exactly these five.
     assert.deepEqual([...new Set(obs.filter((o) => o.unit === 100).map((o) => o.quote))].sort(), ['HUF', 'IDR', 'ISK', 'JPY', 'KRW']);
     assert.ok(obs.every((o) => o.unit === 1 || o.unit === 100));
@@ -54,6 +54,15 @@ describe('NBOR recorded payloads', () => {
     assert.equal(quoted(obs, '2026-08-19', 'KRW'), '0.3252/100');
     assert.equal(quoted(obs, '2026-08-19', 'GBP'), '6.1269/1');
   });
+
+  test('gold: RON per gram in the file, RON per troy ounce here, exactly (D19)', () => {
+    const obs = parseFile(YEAR_2026);
+    // <Rate currency="XAU">621.3365</Rate> on 2026-01-05 and 633.3435 on 2026-08-19: RON per gram.
+    assert.equal(quoted(obs, '2026-01-05', 'XAU'), '19325.7254127432/1');
+    assert.equal(quoted(obs, '2026-08-19', 'XAU'), '19699.1848586808/1');
+    // 4,359 USD per ounce at BNR's own dollar (4.5190) that day: the price of an ounce, not of a gram.
+    assert.equal(new Decimal('19699.1848586808').div('4.5190').toFixed(0), '4359');
+  });
 });
 
 describe('NBOR edge cases', () => {
@@ -63,6 +72,8 @@ describe('NBOR edge cases', () => {
   const EXPECTED = [
     { date: '2026-04-10', quote: 'EUR', rate: '5.0910', unit: 1, direction: 'direct' },
     { date: '2026-04-10', quote: 'HUF', rate: '1.3310', unit: 100, direction: 'direct' },
+    // 640.1234 RON per gram × 31.1034768 g.
+    { date: '2026-04-10', quote: 'XAU', rate: '19910.06332103712', unit: 1, direction: 'direct' },
   ];
 
   test('reads both namespaces, and a prefixed one, the same way', () => {
@@ -86,7 +97,7 @@ describe('NBOR edge cases', () => {
   test('rejects empty tables', () => {
     assert.throws(() => parse(daily('https://www.bnr.ro/xsd', '')), /no dated Cube/);
     assert.throws(() => parse(daily('https://www.bnr.ro/xsd', '<Cube date="2026-04-10"></Cube>')), /no rates for 2026-04-10/);
-    assert.throws(() => parse(daily('https://www.bnr.ro/xsd', '<Cube date="2026-04-10"><Rate currency="XAU">640.1</Rate></Cube>')), /holds no rates/);
+    assert.throws(() => parse(daily('https://www.bnr.ro/xsd', '<Cube date="2026-04-10"><Rate currency="XAU" multiplier="10">640.1</Rate></Cube>')), /XAU on 2026-04-10 has multiplier 10/);
   });
 
   test('rejects bad rows and a foreign base', () => {

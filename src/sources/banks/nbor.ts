@@ -1,15 +1,18 @@
 // Banca Naţională a României reference rates: nbrfxrates.xml (latest), nbrfxrates10days.xml and the
 // yearly files/xml/years/nbrfxrates{YYYY}.xml share one layout, DataSet/Body/Cube[@date]/Rate[@currency].
-// Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`.
+// Rates are RON per `multiplier` units (100 HUF, JPY, KRW…); the multiplier is kept as `unit`. Gold is
+// per gram.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
+import { perTroyOunce } from '../../currencies/troy-ounce.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, isRecord, parseXml, unitOf, xmlParser } from '../read.js';
 
 const CODE = 'NBOR';
 // nbrfxrates.xml, nbrfxrates10days.xml, nbrfxrates2026.xml, and recorded copies
 // (nbrfxrates2026-as-of-2026-08-19.xml), on curs.bnr.ro or the older www.bnr.ro.
 const NAME = /(^|\/)nbrfxrates(10days|\d{4})?(-as-of-\d{4}-\d{2}-\d{2})?\.xml$/;
-// BNR quotes gold in RON per gram; ISO XAU is a troy ounce, so no `unit` can express that row.
-const NOT_CURRENCIES = new Set(['XAU']);
+// BNR quotes gold in RON per gram (its XAU row, without a multiplier); XAU is one troy ounce, so the
+// figure is restated per ounce, exactly (D19): /v1/bank/NBOR shows 31.1034768 times BNR's gram price.
+const PER_GRAM = new Set(['XAU']);
 
 // The namespace moved from http://www.bnr.ro/xsd to https://www.bnr.ro/xsd in 2026. It is a default
 // namespace, so element names carry no prefix and nothing here depends on it (xmlParser drops a
@@ -21,11 +24,15 @@ const fail: (message: string) => never = failFor(CODE);
 type Node = Record<string, unknown>;
 const list = (x: unknown): Node[] => (Array.isArray(x) ? x.filter(isRecord) : []);
 
-function rate(date: string, row: Node): Observation | null {
+function rate(date: string, row: Node): Observation {
   const quote = isoCode(fail, row.currency, `currency on ${date}`);
-  if (NOT_CURRENCIES.has(quote)) return null;
   const unit = unitOf(fail, row.multiplier ?? '1', `bad ${quote} multiplier on ${date}`);
-  return { date, quote, rate: decimalOf(fail, row['#text'], `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
+  const rate = decimalOf(fail, row['#text'], `bad ${quote} rate on ${date}`);
+  if (PER_GRAM.has(quote)) {
+    if (unit !== 1) fail(`${quote} on ${date} has multiplier ${unit}; BNR's gold is per gram`);
+    return { date, quote, rate: perTroyOunce(rate), unit, direction: 'direct' };
+  }
+  return { date, quote, rate, unit, direction: 'direct' };
 }
 
 function dataSet(doc: Node): Observation[] {
@@ -39,7 +46,7 @@ function dataSet(doc: Node): Observation[] {
     if (!isIsoDate(date)) fail(`bad Cube date ${JSON.stringify(date)}`);
     const rows = list(cube.Rate);
     if (rows.length === 0) fail(`no rates for ${date}`);
-    return rows.map((row) => rate(date, row)).filter((o): o is Observation => o !== null);
+    return rows.map((row) => rate(date, row));
   });
 }
 
@@ -65,9 +72,7 @@ export const source: SyncSource = {
     const text = decodeText(payload.body).trim();
     if (!text.startsWith('<')) fail(`${payload.name} is not XML`);
     // The label keeps "malformed XML" in the message, the wording this feed's errors have always had.
-    const observations = dataSet(parseXml(CODE, `${payload.name} (malformed XML)`, text, xml));
-    if (observations.length === 0) fail(`${payload.name} holds no rates`);
-    return observations;
+    return dataSet(parseXml(CODE, `${payload.name} (malformed XML)`, text, xml));
   },
   requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
     // The yearly file is the only one that reaches any past date; without a clock we cannot tell

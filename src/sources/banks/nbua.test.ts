@@ -29,16 +29,15 @@ describe('NBUA recorded payloads', () => {
     assert.deepEqual(files.filter((f) => source.accepts(f)), [FILE]);
   });
 
-  test('exchange_site 01.03–16.03.2026: every calendar day, 41 currencies, metals left out', () => {
+  test('exchange_site 01.03–16.03.2026: every calendar day, 41 currencies and 4 metals', () => {
     const obs = parseFile(FILE);
     const days = dates(obs);
     assert.equal(days.length, 16);
     assert.equal(days[0], '2026-03-01');
     assert.equal(days.at(-1), '2026-03-16');
-    assert.equal(obs.length, 16 * 41);
-    for (const day of days) assert.deepEqual(obs.filter((o) => o.date === day).map((o) => o.quote).sort(), CCY, day);
+    assert.equal(obs.length, 16 * 45);
+    for (const day of days) assert.deepEqual(obs.filter((o) => o.date === day).map((o) => o.quote).sort(), [...CCY, 'XAG', 'XAU', 'XPD', 'XPT'].sort(), day);
     assert.ok(obs.every((o) => o.direction === 'direct'));
-    for (const metal of ['XAU', 'XAG', 'XPT', 'XPD']) assert.ok(!obs.some((o) => o.quote === metal), metal);
     assert.equal(quoted(obs, '2026-03-01', 'USD'), '43.2081/1');
     assert.equal(quoted(obs, '2026-03-01', 'EUR'), '51.0244/1');
     assert.equal(quoted(obs, '2026-03-01', 'JPY'), '2.7682/10');
@@ -55,6 +54,17 @@ describe('NBUA recorded payloads', () => {
     assert.equal(quoted(obs, '2026-03-06', 'USD'), '43.8069/1');
     assert.equal(quoted(obs, '2026-03-07', 'USD'), '43.8069/1');
     assert.equal(quoted(obs, '2026-03-08', 'USD'), '43.8069/1');
+  });
+
+  test('metals: UAH per troy ounce, unit 1, as the NBU writes them (D19)', () => {
+    const obs = parseFile(FILE);
+    // {"cc":"XAU","enname":"Gold","rate":223573.57,"units":1,"group":"3"} in force on 02.03.2026.
+    assert.equal(quoted(obs, '2026-03-02', 'XAU'), '223573.57/1');
+    assert.equal(quoted(obs, '2026-03-02', 'XAG'), '3867.74/1');
+    assert.equal(quoted(obs, '2026-03-02', 'XPT'), '102139.16/1');
+    assert.equal(quoted(obs, '2026-03-02', 'XPD'), '78219.31/1');
+    // 5,187 USD an ounce at the NBU's own dollar (43.0996 on 02.03): the price of an ounce.
+    assert.equal((223573.57 / 43.0996).toFixed(0), '5187');
   });
 
   test('fetches the window in one request from the base URL and reads what it gets', async () => {
@@ -77,10 +87,11 @@ describe('NBUA edge cases', () => {
     ',{"exchangedate":"17.03.2026","r030":392,"cc":"JPY","txt":"Єна","enname":"Yen","rate":2.7705,"units":10,"rate_per_unit":0.27705,"group":"1","calcdate":"16.03.2026","special":null}' +
     ',{"exchangedate":"17.03.2026","r030":959,"cc":"XAU","txt":"Золото","enname":"Gold","rate":225912.48,"units":1,"rate_per_unit":225912.48,"group":"3","calcdate":"16.03.2026","special":null}]';
 
-  test('keeps trailing zeros, the units multiplier, and leaves metals out', () => {
+  test('keeps trailing zeros and the units multiplier, and reads the metals per ounce', () => {
     assert.deepEqual(parse(ROWS), [
       { date: '2026-03-17', quote: 'USD', rate: '44.1500', unit: 1, direction: 'direct' },
       { date: '2026-03-17', quote: 'JPY', rate: '2.7705', unit: 10, direction: 'direct' },
+      { date: '2026-03-17', quote: 'XAU', rate: '225912.48', unit: 1, direction: 'direct' },
     ]);
   });
 
@@ -101,7 +112,6 @@ describe('NBUA edge cases', () => {
 
   test('rejects an empty table, error objects and bad rows', () => {
     assert.throws(() => parse('[]'), /holds no rates/);
-    assert.throws(() => parse('[{"exchangedate":"17.03.2026","r030":959,"cc":"XAU","rate":225912.48,"units":1}]'), /holds no rates/);
     assert.throws(() => parse('{"error":"Wrong parameters"}'), /not an array of rates/);
     assert.throws(() => parse(ROWS.replace('"units":10', '"units":0')), /bad JPY units/);
     assert.throws(() => parse(ROWS.replace('17.03.2026', '2026-03-17')), /bad exchangedate/);

@@ -7,19 +7,18 @@ const CODE = 'NBUA';
 // NBU_Exchange/exchange_site?…&json and NBUStatService/v1/statdirectory/exchange?json (live), or
 // exchange_site-….json (recorded). Without `json` both endpoints answer XML, which is not read here.
 const NAME = /(^|\/)(exchange_site|statdirectory\/exchange)\b/;
-// Banking metals (group 3 in exchange_site) are UAH per troy ounce, a price and not an exchange rate.
-const METALS = new Set(['XAU', 'XAG', 'XPT', 'XPD']);
+// Banking metals (group 3 in exchange_site, "Золото" XAU…) are the NBU's official prices in UAH per
+// troy ounce, which is what XAU, XAG, XPT and XPD denote (D19): read like the currencies, units 1.
 
 const fail: (message: string) => never = failFor(CODE);
 
 
-function observation(row: unknown): Observation | undefined {
+function observation(row: unknown): Observation {
   if (!isRecord(row)) fail('rate entry is not an object');
   const { exchangedate } = row;
   // "01.03.2026", the day the rate is in force.
   const date = (typeof exchangedate === 'string' ? fromDmy(exchangedate) : undefined) ?? fail(`bad exchangedate ${JSON.stringify(exchangedate)}`);
   const quote = isoCode(fail, row.cc, `cc on ${date}`);
-  if (METALS.has(quote)) return undefined;
   // statdirectory has no units field: its rate is already UAH per 1 unit.
   const unit = unitOf(fail, row.units ?? 1, `bad ${quote} units on ${date}`);
   return { date, quote, rate: decimalOf(fail, row.rate, `bad ${quote} rate on ${date}`), unit, direction: 'direct' };
@@ -59,9 +58,8 @@ export const source: SyncSource = {
     if (!Array.isArray(doc)) fail(`${payload.name} is not an array of rates`);
     // exchange_site repeats the last set rate on weekends and holidays (calcdate says when it was set);
     // each row is the NBU's own statement of the rate in force that day, so every row is kept.
-    const observations = doc.map(observation).filter((o): o is Observation => o !== undefined);
-    if (observations.length === 0) fail(`${payload.name} holds no rates`);
-    return observations;
+    if (doc.length === 0) fail(`${payload.name} holds no rates`);
+    return doc.map(observation);
   },
   requests(window, ctx) {
     // One request covers the whole window; sorted so a range arrives in date order.

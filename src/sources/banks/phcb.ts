@@ -61,7 +61,8 @@ function bulletin(text: string, name: string): Observation[] {
     out.push({ date, quote, rate: decimalOf(fail, row[5], `${quote} on ${date}`), unit: 1, direction: 'direct' });
   }
   // Also on the page and not kept: BSP buying and selling (T/T) rates, around the Reference Rate; the
-  // previous day's PDS closing rate; the SDR in USD; gold and silver buying prices in USD.
+  // previous day's PDS closing rate; the SDR in USD; gold and silver buying prices in USD, which are
+  // the BSP's price to buy, not the metal's price that XAU and XAG stand for (D19).
   if (rows === 0) fail(`${name} has an empty currency table`);
   return out;
 }

@@ -51,6 +51,8 @@ describe('STAN recorded payloads', () => {
     // SDR under its ISO code; metals per troy ounce; CNH (not ISO 4217) left out.
     assert.equal(quoted(obs, 'XDR'), '2026-05-22 112.40/1 main');
     assert.equal(quoted(obs, 'XAU'), '2026-05-22 371473.97/1 main');
+    // 4,517 USD at the bank's own dollar (82.24): the price of an ounce (D19).
+    assert.equal((371473.97 / 82.24).toFixed(0), '4517');
     assert.equal(quoted(obs, 'XAG'), '2026-05-22 6223.96/1 main');
     assert.equal(quoted(obs, 'SDR'), undefined);
     assert.equal(quoted(obs, 'CNH'), undefined);
