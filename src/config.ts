@@ -2,8 +2,11 @@
 // so that a bad deployment stops with the full list instead of one error per restart.
 import { fileURLToPath } from 'node:url';
 
-/** Where `npm install` builds the first start's database (git-ignored; `npm ci` clears it). */
-export const FIRST_START_DB = fileURLToPath(new URL('../node_modules/.cache/kurs/first-start.db', import.meta.url));
+/** Where `npm install` builds the first start's database (git-ignored; `npm ci` clears it). A build
+ *  for a freshness grace (the offline demo's `KURS_FRESHNESS_GRACE_DAYS=365 npm run build:first-start`)
+ *  gets a file of its own, so it never replaces the default one that `npm start` and the tests use. */
+export const firstStartDb = (graceDays: number): string =>
+  fileURLToPath(new URL(`../node_modules/.cache/kurs/first-start${graceDays === 0 ? '' : `-grace-${graceDays}`}.db`, import.meta.url));
 
 export interface Config {
   databaseUrl: string;
@@ -166,13 +169,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   const sqliteSync = env.KURS_SQLITE_SYNC || 'normal';
   if (sqliteSync !== 'normal' && sqliteSync !== 'full') problems.push(`KURS_SQLITE_SYNC must be "normal" or "full", got ${JSON.stringify(sqliteSync)}`);
 
+  const freshnessGraceDays = integer('KURS_FRESHNESS_GRACE_DAYS', 0, 0, 36500);
   const config: Config = {
     databaseUrl,
     host: env.KURS_HOST || '127.0.0.1',
     port: integer('KURS_PORT', 8080, 0, 65535),
     ingest: onOff('KURS_INGEST', true),
     seed: onOff('KURS_SEED', true),
-    firstStartDb: env.KURS_FIRST_START_DB === 'off' ? undefined : env.KURS_FIRST_START_DB || FIRST_START_DB,
+    firstStartDb: env.KURS_FIRST_START_DB === 'off' ? undefined : env.KURS_FIRST_START_DB || firstStartDb(freshnessGraceDays),
     bootstrapKey: onOff('KURS_BOOTSTRAP_KEY', true),
     logLevel,
     logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
@@ -180,7 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     // successful ones, which cost ~3% of a charged GET's throughput (docs/performance.md).
     logSample: integer('KURS_LOG_SAMPLE', logFormat === 'pretty' ? 1 : DEFAULT_LOG_SAMPLE, 1, 1_000_000),
     adminToken,
-    freshnessGraceDays: integer('KURS_FRESHNESS_GRACE_DAYS', 0, 0, 36500),
+    freshnessGraceDays,
     pointsCost,
     enableSources: [...new Set(enableSources)],
     sourceUrls,

@@ -40,17 +40,14 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const { store, market, sources, off } = await openRuntime(config);
   const now = () => new Date();
 
-  // Instances started together on an empty database take turns here: the first loads the seed and
-  // creates the first-start account, the others then find both done (an advisory lock on PostgreSQL).
-  let bootstrapKey: string | undefined;
+  // Instances started together on an empty database take turns here: the first loads the seed, the
+  // others then find it done (an advisory lock on PostgreSQL). The first-start account waits for the
+  // port (below).
   await store.exclusive('kurs-seed', async () => {
     if (config.seed && !(await store.hasSnapshots())) {
       const seed = JSON.parse(await readFile(SEED_FILE, 'utf8')) as Seed;
       const failed = (await loadSeed(store, sources, seed, now())).filter((o) => o.status === 'failed');
       for (const f of failed) out(`seed: ${f.source} not loaded: ${'reason' in f ? f.reason : ''}`);
-    }
-    if (config.bootstrapKey && !(await store.hasAccounts())) {
-      bootstrapKey = (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key;
     }
   });
   // The older figures load after listening (src/ingest/seed-history.ts); dated routes consult this.
@@ -64,7 +61,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const rebuilds = new RebuildQueue({ market, dataVersion: () => store.dataVersion(), now, log: app.log });
   await rebuilds.boot();
   if (firstStart && 'adopted' in firstStart) app.log.info({ builtAt: firstStart.adopted.builtAt, lastDay: firstStart.adopted.lastDay }, 'first start from the install-time history build');
-  else if (firstStart && firstStart.skipped !== 'the database exists') app.log.info({ reason: firstStart.skipped }, 'first start loads the seed history itself');
+  else if (firstStart && firstStart.skipped !== 'the database exists') app.log.info({ reason: firstStart.skipped }, 'first start loads the history itself');
   const historyFollower = followHistory(history, () => utcDay(now()), app.log);
   // Local ingests and the seed history's end reach history through the queue, after the rates.
   // Until history has settled after the seed's history (below), the follower waits: materialising
@@ -90,13 +87,23 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     );
   await prune();
 
-  const address = await app.listen({ host: config.host, port: config.port });
+  const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: NodeJS.ErrnoException) => {
+    rebuilds.stop();
+    await historyFollower.stop();
+    await app.close();
+    await store.close();
+    throw err.code === 'EADDRINUSE' ? new Error(`cannot listen on ${config.host}:${config.port}: another process uses that port (a Kurs started before?); stop it, or set KURS_PORT (0 picks a free one)`) : err;
+  });
   const url = new URL(address);
+  // The first-start account only once the port is ours: a start that cannot listen must not leave an
+  // account whose key nobody saw (issue 34). Instances take turns, as for the seed.
+  const bootstrapKey = config.bootstrapKey ? await store.exclusive('kurs-seed', async () => ((await store.hasAccounts()) ? undefined : (await createKey(store, { plan: 'professional', points: BOOTSTRAP_POINTS, actor: 'server' }, now())).key)) : undefined;
   if (bootstrapKey) {
     const host = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : url.hostname;
     out(`First start: created a professional account with ${BOOTSTRAP_POINTS} points. Its API key, shown only this once:`);
     out(`  ${bootstrapKey}`);
     out(`Try it:  curl -H 'Authorization: ${bootstrapKey}' http://${host}:${url.port}/v1/EUR/latest`);
+    out(`Or see:  http://${host}:${url.port}/explore#key=${bootstrapKey}`);
   }
   out(`listening on ${url.origin}`);
   // Said once at boot, so that whoever reads the log knows why not every request is in it.

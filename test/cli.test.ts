@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { enabledSources } from '../src/sources/enabled.js';
@@ -87,6 +88,8 @@ describe('the kurs command line (DESIGN contracts)', () => {
       [['keys', 'create', '--plan', 'gold'], /^kurs: no plan gold/],
       [['keys', 'create', '--points', '-5'], /--points must be a whole number/],
       [['keys', 'create', '--expires', '2026-02-30'], /--expires must be a date/],
+      [['keys', 'create', '--expires', '2020-01-01'], /^kurs: --expires 2020-01-01 is in the past: the key would be expired from the start; give a later date, or leave --expires out for no expiry$/],
+      [['keys', 'create', '--expires', '2020-01-01T00:00:00Z', '--json'], /^kurs: --expires 2020-01-01T00:00:00Z is in the past/],
       [['accounts', 'show', 'acc_nope'], /^kurs: no account acc_nope$/],
       [['accounts', 'topup', 'acc_nope'], /required option '--points <n>' not specified/],
       [['keys', 'frobnicate'], /unknown command 'frobnicate'/],
@@ -97,6 +100,21 @@ describe('the kurs command line (DESIGN contracts)', () => {
       const r = kurs(...args);
       assert.notEqual(r.status, 0, args.join(' '));
       assert.match(r.stderr.split('\n')[0]!, message, args.join(' '));
+    }
+  });
+
+  test('a key born expired is refused and nothing is created', () => {
+    const before = json('accounts', 'list', '--json').length;
+    assert.equal(kurs('keys', 'create', '--plan', 'starter', '--expires', '2020-01-01').status, 1);
+    assert.equal(json('accounts', 'list', '--json').length, before);
+  });
+
+  test('--version prints the version of package.json', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = kurs(flag);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, `${version}\n`);
     }
   });
 

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { adoptFirstStart, firstStartKey, usableBuild } from '../src/ingest/first-start.js';
+import { loadConfig } from '../src/config.js';
+import { adoptFirstStart, firstStartDb, firstStartKey, usableBuild } from '../src/ingest/first-start.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kurs-first-start-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,22 +63,31 @@ describe('the first-start build', () => {
     const stale = standIn('stale.db', 'f'.repeat(64));
     const target = join(dir, 'fresh.db');
     const out = adoptFirstStart(stale, target, 0);
-    assert.ok('skipped' in out && /other code, seed, KURS_FRESHNESS_GRACE_DAYS or KURS_ENABLE_SOURCES/.test(out.skipped), JSON.stringify(out));
+    assert.deepEqual(out, { skipped: 'the install-time build is for other code or seed; npm run build:first-start redoes it' });
     // Built with the sources on by default (D22): a server that turns another on loads the seed itself.
     const defaults = standIn('defaults.db', firstStartKey(0));
-    assert.ok('skipped' in adoptFirstStart(defaults, target, 0, ['IMFD']));
+    assert.deepEqual(adoptFirstStart(defaults, target, 0, ['IMFD']), { skipped: 'the install-time build holds the default sources, not those KURS_ENABLE_SOURCES adds' });
     assert.equal(firstStartKey(0, ['CBTT', 'CBBS']), firstStartKey(0, ['CBBS', 'CBTT']));
     assert.equal(existsSync(target), false);
     const otherGrace = standIn('grace.db', firstStartKey(0));
-    assert.ok('skipped' in adoptFirstStart(otherGrace, target, 3));
+    assert.deepEqual(adoptFirstStart(otherGrace, target, 3), { skipped: 'the install-time build is for other code or seed; KURS_FRESHNESS_GRACE_DAYS=3 npm run build:first-start redoes it' });
     assert.equal(existsSync(target), false);
-    assert.match(String(usableBuild(join(dir, 'absent.db'), 0)), /no install-time build/);
+    assert.equal(usableBuild(join(dir, 'absent.db'), 365), 'no install-time build; KURS_FRESHNESS_GRACE_DAYS=365 npm run build:first-start makes one');
+  });
+
+  test('a build for a freshness grace has a file of its own: the offline demo\'s build never replaces the default one', () => {
+    assert.match(firstStartDb(0), /[/\\]node_modules[/\\]\.cache[/\\]kurs[/\\]first-start\.db$/);
+    assert.match(firstStartDb(365), /[/\\]node_modules[/\\]\.cache[/\\]kurs[/\\]first-start-grace-365\.db$/);
+    assert.equal(loadConfig({}, false).firstStartDb, firstStartDb(0));
+    assert.equal(loadConfig({ KURS_FRESHNESS_GRACE_DAYS: '365' }, false).firstStartDb, firstStartDb(365));
+    assert.equal(loadConfig({ KURS_FRESHNESS_GRACE_DAYS: '365', KURS_FIRST_START_DB: '/elsewhere/build.db' }, false).firstStartDb, '/elsewhere/build.db');
+    assert.equal(loadConfig({ KURS_FIRST_START_DB: 'off' }, false).firstStartDb, undefined);
   });
 
   test('a build without its sidecar (an interrupted install) is not used', () => {
     const build = standIn('half.db', firstStartKey(0));
     rmSync(`${build}.json`);
     const out = adoptFirstStart(build, join(dir, 'half-target.db'), 0);
-    assert.ok('skipped' in out && /no install-time build/.test(out.skipped), JSON.stringify(out));
+    assert.deepEqual(out, { skipped: 'no install-time build; npm run build:first-start makes one' });
   });
 });

@@ -67,7 +67,7 @@ describe('/llms.txt and /llms-full.txt', () => {
     const full = await get('/llms-full.txt');
     // docs/api.md's history examples, as served.
     assert.ok(full.includes(`curl -H "Authorization: $KURS_API_KEY" '${base}/v1/EUR/2008-09-15'`));
-    assert.ok(full.includes(`curl -H "Authorization: $KURS_API_KEY" '${base}/v1/timeseries/EUR?start=1999-01-04&end=2026-04-13&symbols=USD&group=month'`));
+    assert.ok(full.includes(`curl -H "Authorization: $KURS_API_KEY" '${base}/v1/timeseries/EUR?start=2025-01-01&end=2025-06-30&symbols=USD&group=month'`));
   });
 
   test('/llms.txt says how ranges are priced, with this server\'s prices', async () => {

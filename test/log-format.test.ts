@@ -1,6 +1,9 @@
 // The server's log as a person at a terminal reads it (KURS_LOG_FORMAT=pretty) and as a log
 // collector reads it (json): the real server in a child process, its stdout read line by line.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
@@ -30,10 +33,19 @@ async function firstStart(format: string, env: Record<string, string> = {}): Pro
 
 describe('log lines', () => {
   test('pretty: short readable lines, no JSON, the welcome, key and curl lines among them', async () => {
-    const lines = await firstStart('pretty');
+    // A build made for another setting (the offline demo's `KURS_FRESHNESS_GRACE_DAYS=365 npm run
+    // build:first-start` used to replace the default one), at a long path: the line that says why
+    // it is not used fits a terminal too.
+    const stale = join(mkdtempSync(join(tmpdir(), `kurs-log-format-${'x'.repeat(60)}-`)), 'first-start.db');
+    writeFileSync(stale, '');
+    writeFileSync(`${stale}.json`, JSON.stringify({ key: 'f'.repeat(64), builtAt: '2026-04-14T12:00:00.000Z', lastDay: '2026-04-14', observations: 1, days: 1, ms: 1 }));
+    const lines = await firstStart('pretty', { KURS_FIRST_START_DB: stale });
+    rmSync(dirname(stale), { recursive: true, force: true });
+    assert.ok(lines.some((l) => /INFO: first start loads the history itself \{"reason":"the install-time build is for other code or seed; npm run build:first-start redoes it"\}$/.test(l)), lines.join('\n'));
     assert.ok(lines.every((l) => !l.trimStart().startsWith('{')), lines.join('\n'));
     assert.ok(lines.some((l) => /^First start: created a professional account with \d+ points\./.test(l)));
     assert.ok(lines.some((l) => /^Try it: {2}curl -H 'Authorization: kurs_\w+' http:\/\/127\.0\.0\.1:\d+\/v1\/EUR\/latest$/.test(l)));
+    assert.ok(lines.some((l) => /^Or see: {2}http:\/\/127\.0\.0\.1:\d+\/explore#key=kurs_\w+$/.test(l)));
     const request = lines.find((l) => l.includes('GET /v1/EUR/latest'));
     assert.match(request ?? '', /^\[\d{2}:\d{2}:\d{2}\] INFO: request GET \/v1\/EUR\/latest 200 [\d.]+ ms$/);
     assert.ok(lines.every((l) => l.length < 200), `every line fits a terminal: ${lines.filter((l) => l.length >= 200).join('\n')}`);

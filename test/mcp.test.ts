@@ -118,3 +118,46 @@ describe('kurs mcp over stdio', () => {
     }
   });
 });
+
+describe('kurs mcp on the real clock, against a server that has not reached the feeds', () => {
+  let t: TestApp;
+  let mcp: Client;
+  let url: string;
+  let key: string;
+  before(async () => {
+    t = await testApp({ history: true, realClock: true });
+    key = (await t.key({ plan: 'business', points: 1000 })).key;
+    url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    mcp = await mcpClient(url, key);
+  });
+  after(async () => {
+    await mcp?.close();
+    await t.close();
+  });
+
+  test('convert that converts nothing says so: a tool error naming the missing targets with Kurs\'s reason', async () => {
+    const asked = { base: 'EUR', targets: ['USD', 'GBP'] };
+    // What Kurs itself answers: with the seed months old by the real clock, nothing is fresh.
+    const res = await fetch(`${url}/v1/rates/convert`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: JSON.stringify(asked) });
+    const direct = (await res.json()) as { message: string; rates: object; missing: string[] };
+    const result = await mcp.callTool({ name: 'convert', arguments: asked });
+    if (Object.keys(direct.rates).length > 0) {
+      // A seed fresh by this machine's clock: the conversion answers as usual.
+      assert.equal(result.isError, undefined, resultText(result));
+      assert.deepEqual(Object.keys((JSON.parse(resultText(result)) as { rates: object }).rates), Object.keys(direct.rates));
+      return;
+    }
+    assert.deepEqual([res.status, direct.missing], [200, ['USD', 'GBP']]);
+    assert.equal(result.isError, true);
+    // Kurs's message says why where it gives a reason; the bare "success" of an answer is none.
+    const reason = direct.message === 'success' ? 'no target converted' : direct.message;
+    assert.equal(resultText(result), `${reason} (missing: USD, GBP)`);
+  });
+
+  test('a conversion that converts something answers as before, its misses in `missing`', async () => {
+    const partial = await mcp.callTool({ name: 'convert', arguments: { base: 'EUR', targets: ['USD', 'XYZ'], date: '2026-04-10' } });
+    assert.equal(partial.isError, undefined, resultText(partial));
+    const body = JSON.parse(resultText(partial)) as { rates: Record<string, unknown>; missing: string[] };
+    assert.deepEqual([Object.keys(body.rates), body.missing], [['USD'], ['XYZ']]);
+  });
+});

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import { tempDb } from './helpers.js';
 import { ecbDropDir } from './support/ecb-drop.js';
-import { BIN, startServer as start, stopServer as stop } from './support/server-process.js';
+import { BIN, kursJson, startServer as start, stopServer as stop } from './support/server-process.js';
 
 describe('kurs serve: the first start', () => {
   const db = tempDb();
@@ -56,6 +58,38 @@ describe('kurs serve: the first start', () => {
     const { child, lines } = await start({ KURS_DATABASE_URL: db.url });
     await stop(child);
     assert.ok(!lines.some((l) => l.includes('kurs_')), lines.join('\n'));
+  });
+
+  test('a first start on a busy port says so and creates no account; the next start prints a key that works', async () => {
+    const other = tempDb();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const failed = await promisify(execFile)(process.execPath, [BIN, 'serve'], { env: { ...process.env, KURS_DATABASE_URL: other.url, KURS_PORT: String(port), KURS_INGEST: 'off', KURS_LOG_LEVEL: 'warn' } }).then(
+        () => assert.fail('kurs serve listened on a port in use'),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      assert.equal(failed.code, 1);
+      assert.equal(failed.stderr, `kurs: cannot listen on 127.0.0.1:${port}: another process uses that port (a Kurs started before?); stop it, or set KURS_PORT (0 picks a free one)\n`);
+      assert.doesNotMatch(failed.stdout, /kurs_/);
+      assert.deepEqual(kursJson(['accounts', 'list'], other.url), [], 'no account whose key nobody saw');
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    const { child, lines, url } = await start({ KURS_DATABASE_URL: other.url });
+    try {
+      const key = /^ {2}(kurs_[0-9A-Za-z]{32})$/m.exec(lines.join('\n'))?.[1];
+      assert.ok(key, lines.join('\n'));
+      const res = await fetch(`${url}/v1/usage`, { headers: { authorization: key } });
+      assert.equal(res.status, 200);
+      const usage = (await res.json()) as { plan: string; points: number };
+      assert.deepEqual([usage.plan, usage.points], ['professional', 1000]);
+      assert.equal(kursJson<unknown[]>(['accounts', 'list'], other.url).length, 1);
+    } finally {
+      assert.equal(await stop(child), 0);
+      other.cleanup();
+    }
   });
 
   test('KURS_BOOTSTRAP_KEY=off creates no account on an empty database', async () => {

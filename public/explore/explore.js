@@ -2,7 +2,7 @@
 // it; where the server or the plan has no time series, the latest rates instead, and the page says
 // so. It opens on the newest 30 days the server has for its currencies (the page carries each
 // currency's newest figure day), and says so when a range has none. The key lives in localStorage
-// and is sent only to this page's own server.
+// (typed, or handed over as `#key=…` in the address) and is sent only to this page's own server.
 'use strict';
 const $ = (id) => document.getElementById(id);
 const KEY_STORE = 'kurs-explorer-key';
@@ -79,6 +79,19 @@ function svg(tag, attrs, text) {
   return el;
 }
 
+/** Round axis values around lo..hi: a step of 1, 2 or 5 times a power of ten, about four of them,
+ *  and the axis widened to whole steps, so every label is a round number (0.5%, not 0.37%). */
+function niceTicks(lo, hi) {
+  const raw = (hi - lo) / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].find((m) => m * power >= raw) * power;
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const first = Math.floor(lo / step + 1e-9), last = Math.ceil(hi / step - 1e-9);
+  const values = [];
+  for (let i = first; i <= last; i++) values.push(Number((i * step).toFixed(decimals)));
+  return { values, decimals };
+}
+
 /** Lines of each currency's change in percent since the first day, on one shared axis. */
 function drawSeries(series, codes) {
   const chart = $('chart');
@@ -90,11 +103,13 @@ function drawSeries(series, codes) {
   const values = points.flat().map((p) => p[1]);
   let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
   if (hi - lo < 0.5) { lo -= 0.25; hi += 0.25; }
+  const ticks = niceTicks(lo, hi);
+  lo = ticks.values[0];
+  hi = ticks.values[ticks.values.length - 1];
   const x = (d) => L + (days.length === 1 ? (W - L - R) / 2 : (days.indexOf(d) / (days.length - 1)) * (W - L - R));
   const y = (v) => T + ((hi - v) / (hi - lo)) * (H - T - B);
-  for (let i = 0; i <= 4; i++) {
-    const v = lo + ((hi - lo) * i) / 4;
-    chart.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e5e8eb' }), svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, `${v.toFixed(2)}%`));
+  for (const v of ticks.values) {
+    chart.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e5e8eb' }), svg('text', { class: 'tick', x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, `${v.toFixed(ticks.decimals)}%`));
   }
   chart.append(svg('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#8c959f' }));
   chart.append(svg('text', { x: L, y: H - 8 }, days[0]), svg('text', { x: W - R, y: H - 8, 'text-anchor': 'end' }, days[days.length - 1]));
@@ -214,8 +229,19 @@ async function run(event) {
   }
 }
 
+/** A key handed over in the page address (`/explore#key=kurs_…`, as the first start prints it): a
+ *  fragment never reaches a server; it is kept like a typed key and taken out of the address bar,
+ *  so it does not stay in the history or on the screen. */
+function keyFromAddress() {
+  const key = new URLSearchParams(location.hash.slice(1)).get('key');
+  if (!key) return;
+  localStorage.setItem(KEY_STORE, key.trim());
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
 // The range follows the currencies until the reader picks days of their own.
 let picked = false;
+keyFromAddress();
 $('key').value = localStorage.getItem(KEY_STORE) ?? '';
 for (const id of ['start', 'end']) $(id).addEventListener('input', () => ((picked = true), showCost()));
 for (const id of ['base', 'symbols']) $(id).addEventListener('change', () => picked || defaultRange());

@@ -12,6 +12,14 @@ function expiry(text: string): string {
   return iso;
 }
 
+/** A new account's expiry: one already past would make a key that every request refuses from its
+ *  first, so it is refused here rather than created (issue 34; D23). */
+function futureExpiry(text: string): string {
+  const iso = expiry(text);
+  if (Date.parse(iso) <= Date.now()) throw new CliError(`--expires ${text} is in the past: the key would be expired from the start; give a later date, or leave --expires out for no expiry`);
+  return iso;
+}
+
 const cliAccessError = (err: unknown): never => {
   if (!(err instanceof AccessError)) throw err;
   throw new CliError(err.missing === 'plan' ? `${err.message}; see \`kurs plans list\`` : err.message);
@@ -26,7 +34,7 @@ export function accessCommands(program: Command): void {
     .description('create an API key on a new account (or, with --account, on an existing one)')
     .option('--plan <id>', 'plan of the new account', 'starter')
     .option('--points <n>', "starting balance (default: the plan's monthly allowance)", wholeNumber('--points'))
-    .option('--expires <date>', 'plan expiry: a date (end of that day, UTC) or an ISO date-time', expiry)
+    .option('--expires <date>', 'plan expiry, in the future: a date (end of that day, UTC) or an ISO date-time', futureExpiry)
     .option('--account <id>', 'add the key to this existing account (plan and points are then ignored)')
     .option('--json', 'print JSON')
     .action(async (o: { plan: string; points?: number; expires?: string; account?: string; json?: boolean }) => {

@@ -1,6 +1,7 @@
 // The `kurs` command line. Every failure ends as one line on stderr and a non-zero exit.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { VERSION } from '../version.js';
 import { accessCommands } from './access-commands.js';
 import { backfillCommand } from './backfill.js';
 import { dataCommands } from './data-commands.js';
@@ -12,6 +13,7 @@ import { CliError } from './util.js';
 export function buildProgram(): Command {
   const program = new Command('kurs')
     .description('Kurs: official central-bank exchange rates behind API keys, plans and points')
+    .version(VERSION, '-V, --version', 'print the version (package.json) and exit')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   dataCommands(program);

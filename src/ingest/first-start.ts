@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSyn
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { FIRST_START_DB } from '../config.js';
+import { firstStartDb } from '../config.js';
 import { History } from '../history/history.js';
 import { enabledSources } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
@@ -29,7 +29,7 @@ const CODE_DIRS = ['blend', 'currencies', 'history', 'ingest', 'money', 'rates',
 /** Bumped when the file's layout changes in a way the hashed code does not show. */
 const LAYOUT = 1;
 
-export { FIRST_START_DB };
+export { firstStartDb };
 
 export interface FirstStartInfo {
   key: string;
@@ -100,16 +100,22 @@ export async function buildFirstStart(target: string, graceDays: number, now: Da
   return info;
 }
 
-/** The build at `db` when it is complete and made by this code for this grace and these sources; else why not. */
+/** The command that builds for `graceDays`, as a reader would type it. */
+const buildCommand = (graceDays: number) => `${graceDays === 0 ? '' : `KURS_FRESHNESS_GRACE_DAYS=${graceDays} `}npm run build:first-start`;
+
+/** The build at `db` when it is complete and made by this code for this grace and these sources; else
+ *  why not, short enough for one log line at a terminal (the path is KURS_FIRST_START_DB's,
+ *  docs/configuration.md). */
 export function usableBuild(db: string, graceDays: number, enable: readonly string[] = []): FirstStartInfo | string {
   let info: FirstStartInfo;
   try {
     info = JSON.parse(readFileSync(infoFile(db), 'utf8')) as FirstStartInfo;
   } catch {
-    return `no install-time build at ${db}`;
+    return `no install-time build; ${buildCommand(graceDays)} makes one`;
   }
-  if (!existsSync(db)) return `no install-time build at ${db}`;
-  if (info.key !== firstStartKey(graceDays, enable)) return `the install-time build at ${db} is for other code, seed, KURS_FRESHNESS_GRACE_DAYS or KURS_ENABLE_SOURCES (run npm run build:first-start)`;
+  if (!existsSync(db)) return `no install-time build; ${buildCommand(graceDays)} makes one`;
+  if (info.key === firstStartKey(graceDays) && enable.length > 0) return 'the install-time build holds the default sources, not those KURS_ENABLE_SOURCES adds';
+  if (info.key !== firstStartKey(graceDays, enable)) return `the install-time build is for other code or seed; ${buildCommand(graceDays)} redoes it`;
   return info;
 }
 

@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { KursClient, KursError } from '../../client/dist/index.js';
 import { VERSION } from '../version.js';
 import { AnswerTooLarge, agentFetch, MAX_ANSWER_BYTES } from './answer.js';
-import { strictInput, TOOLS, type Tool } from './tools.js';
+import { NothingToAnswer, strictInput, TOOLS, type Tool } from './tools.js';
 
 export interface McpOptions {
   url: string;
@@ -26,6 +26,7 @@ function describeError(tool: Tool, err: unknown): string {
   // The client reports anything its fetch throws as a network error; the cause says what it was.
   const cause = err instanceof KursError ? err.cause : undefined;
   if (cause instanceof AnswerTooLarge) return tooLarge(tool, `the answer is over ${Math.floor(cause.bytes / 1000)} KB`, points(cause.cost));
+  if (err instanceof NothingToAnswer) return err.message;
   if (err instanceof KursError) return `${err.error}${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}${err.details.length ? ` [${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}]` : ''}`;
   return `internal: ${err instanceof Error ? err.message : String(err)}`;
 }

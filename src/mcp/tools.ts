@@ -40,6 +40,16 @@ export function seriesBytes(start: string, end: string, group: string | undefine
 
 const EVERY_CURRENCY = 150;
 
+/** A tool that has nothing to answer, saying why in Kurs's own words: a tool error, not an empty answer. */
+export class NothingToAnswer extends Error {}
+
+/** A conversion that converted nothing (a server that has not reached the feeds, say) is an error
+ *  that names the missing targets and gives Kurs's reason, where its message has one (D23). */
+function converted<T extends { message: string; rates: object; missing: string[] }>(body: T): T {
+  if (Object.keys(body.rates).length > 0) return body;
+  throw new NothingToAnswer(`${body.message === 'success' ? 'no target converted' : body.message} (missing: ${body.missing.join(', ')})`);
+}
+
 export const TOOLS: Tool[] = [
   {
     name: 'latest_rates', title: 'Latest exchange rates',
@@ -53,10 +63,10 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'convert', title: 'Convert an amount',
-    description: `Converts an amount from a base currency into one or many target currencies at the current fresh rates, or at a past day's with \`date\`. Targets without a fresh rate are listed in \`missing\`. Costs 1 API point whatever the number of targets. ${NUMBERS}`,
+    description: `Converts an amount from a base currency into one or many target currencies at the current fresh rates, or at a past day's with \`date\`. Targets without a fresh rate are listed in \`missing\`; when none converts, the tool fails saying which and why. Costs 1 API point whatever the number of targets. ${NUMBERS}`,
     input: { base: code(), targets: z.array(code()).min(1).max(500).describe('target currency codes, e.g. ["USD", "GBP"]'), amount: amount().optional(), date: day('convert at the rates of this past day instead of now').optional() },
     narrow: 'pass fewer `targets`',
-    run: (kurs, a) => kurs.convert(a.base as string, a.targets as string[], { amount: a.amount as string | undefined, date: a.date as string | undefined }),
+    run: async (kurs, a) => converted(await kurs.convert(a.base as string, a.targets as string[], { amount: a.amount as string | undefined, date: a.date as string | undefined })),
   },
   {
     name: 'rate_on_date', title: 'Exchange rates on a past day',

@@ -1,6 +1,7 @@
 // `GET /explore`: the rates explorer, one self-contained page (public/explore/: HTML, CSS and
 // script inlined at boot). Its Content-Security-Policy lets it talk to this server only and run
-// only its own script, so nothing is loaded from, or sent to, another host.
+// only its own script, so nothing is loaded from, or sent to, another host. Its icon is inline (a
+// `data:` image), so the browser asks no /favicon.ico that would log a 404 (issue 34).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +16,7 @@ export function explorePage(): { html: string; csp: string } {
   const style = read('explore.css');
   const html = read('explore.html').replace('/*STYLE*/', () => style).replace('/*SCRIPT*/', () => script);
   const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-  const csp = `default-src 'none'; connect-src 'self'; img-src 'self'; script-src ${hash(script)}; style-src ${hash(style)}; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
+  const csp = `default-src 'none'; connect-src 'self'; img-src 'self' data:; script-src ${hash(script)}; style-src ${hash(style)}; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
   return { html, csp };
 }
 
