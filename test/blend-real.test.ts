@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { fixingMoment } from '../src/blend/fixing.js';
+import { LOOKBACK_DAYS } from '../src/blend/freshness.js';
 import { addDays } from '../src/time/days.js';
 import { qualityFor } from '../src/blend/quality.js';
 import { blend } from '../src/blend/blend.js';
@@ -21,7 +22,6 @@ import { fixtureDir } from './support/fixtures.js';
 
 const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
-const LOOKBACK_DAYS = 45;
 /** The goal (issue "blending engine"): the blend within 0.5% of each bank's own figure… */
 const TOLERANCE = 0.005;
 /** …where the bank's figure is itself only known to half a unit in its last digit (the Bank of Canada

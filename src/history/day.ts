@@ -4,6 +4,7 @@
 import { blendSnapshots, withPegs, type BlendedRate } from '../blend/blend.js';
 import { tradingDay } from '../blend/hours.js';
 import { publishedOn } from '../blend/fixing.js';
+import { LOOKBACK_DAYS } from '../blend/freshness.js';
 import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
 import { lowerBound, SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
@@ -11,9 +12,6 @@ import type { SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
 import type { ObservationRow } from '../store/store.js';
 
-/** Days of figures before the day that the blend sees: the monthly freshness window and a margin,
- *  as for current rates (rates/market.ts). */
-export const LOOKBACK_DAYS = 45;
 /** Banks that publish the next day's rate stamp a figure dated D+1 on day D (publishedDayOffset −1). */
 export const AHEAD_DAYS = 1;
 
