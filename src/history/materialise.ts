@@ -5,7 +5,8 @@
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
-import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates, type QualityMonths } from './day.js';
+import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
+import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
 /** Days computed per write (one transaction each). */
@@ -63,7 +64,7 @@ class RowWindow {
 export class Stopped extends Error {}
 
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
-export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityMonths): Promise<number> {
+export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityCache): Promise<number> {
   let count = 0;
   const rows = new RowWindow(store, inputWindow(range.from).from);
   const memo = new DayMemo(sources, months);
@@ -96,7 +97,7 @@ export interface DaySink {
 }
 
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityMonths): Promise<CatchUp> {
+export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityCache): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
   const span = await store.snapshotsAfter(mark.snapshotId);
