@@ -137,7 +137,8 @@ function combine(currency: string, entries: Fixing[], anchor: string, anchored: 
 /** A stale figure's error, for the provenance: its source's measured one, or its grade's prior. */
 const errorOf = (f: Fixing, currency: string, ctx: Context) => ctx.opts.quality?.errors.get(currency)?.get(f.source) ?? priorError(ctx.sources.get(f.source));
 
-/** An epoch day as YYYY-MM-DD (a few dozen recur in every blend). */
+/** An epoch day as YYYY-MM-DD (a few dozen recur in every blend). Module-level because it is a memo of
+ *  a pure function, bounded: every blend may share it and none can see it. */
 const dayTexts = new Map<number, string>();
 function dayText(day: number): string {
   let text = dayTexts.get(day);

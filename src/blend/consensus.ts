@@ -8,7 +8,8 @@ export const MAD_MULTIPLE = 10;
 export const MIN_RELATIVE_BAND = 0.05;
 
 /** Scratch space for `median`, grown as needed: measuring quality takes the median of some hundred
- *  thousand short lists a month. */
+ *  thousand short lists a month. Module-level and still pure: `median` is synchronous and calls
+ *  nothing, so no two calls ever use it at once, and each overwrites what it reads. */
 let scratch = new Float64Array(64);
 
 export function median(values: ArrayLike<number>): number {

@@ -171,6 +171,7 @@ export const PEGS: readonly Peg[] = [
 
 /** The days on which the pegs in force change, ascending: between two of them the set is the same. */
 const CHANGES = [...new Set(PEGS.flatMap((p) => (p.to ? [p.from, addDays(p.to, 1)] : [p.from])))].sort();
+/** Module-level because PEGS is: a memo of a pure function of a constant, one map per interval. */
 const inForceByInterval = new Map<number, ReadonlyMap<string, Peg>>();
 
 /** The pegs in force on `day`, by currency; one map per interval between changes, built once. */
