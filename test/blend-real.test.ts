@@ -13,7 +13,7 @@ import { qualityFor } from '../src/blend/quality.js';
 import { blend } from '../src/blend/blend.js';
 import { normalize } from '../src/ingest/validate.js';
 import { Decimal } from '../src/money/decimal.js';
-import { roundingError } from '../src/blend/weights.js';
+import { roundingError } from '../src/blend/snapshots.js';
 import { RatesTable } from '../src/rates/table.js';
 import { SOURCES } from '../src/sources/index.js';
 import type { ObservationRow } from '../src/store/store.js';

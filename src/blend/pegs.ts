@@ -1,10 +1,11 @@
-// Step 5: official pegs. Where a currency's authority fixes it to an anchor at a stated rate, that
-// rate is the truth and the market figures of third-party banks are noise around it. Only hard pegs
-// and irrevocable conversion rates are listed: bands (HKD 7.75–7.85, DKK in ERM II) move, so they are
-// blended like any other. Each peg holds from its first day to its last (both inclusive, UTC days),
-// so a past day gets the pegs of its own time (issue 25). Where a source gives only the month or the
-// year a peg began, `from` is the first day of the next month or year, the first we are sure of;
-// before 1987 the seed has no USD at all, so the day of an older start changes no figure.
+// The blend's last step (blend.ts, withPegs): official pegs. Where a currency's authority fixes it to
+// an anchor at a stated rate, that rate is the truth and the market figures of third-party banks are
+// noise around it. Only hard pegs and irrevocable conversion rates are listed: bands (HKD 7.75–7.85,
+// DKK in ERM II) move, so they are blended like any other. Each peg holds from its first day to its
+// last (both inclusive, UTC days), so a past day gets the pegs of its own time (issue 25). Where a
+// source gives only the month or the year a peg began, `from` is the first day of the next month or
+// year, the first we are sure of; before 1987 the seed has no USD at all, so the day of an older
+// start changes no figure.
 import { HISTORIC_CURRENCIES } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import { addDays } from '../time/days.js';
