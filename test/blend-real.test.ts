@@ -16,7 +16,7 @@ import { Decimal } from '../src/money/decimal.js';
 import { roundingError } from '../src/blend/snapshots.js';
 import { RatesTable } from '../src/rates/table.js';
 import { SOURCES } from '../src/sources/index.js';
-import type { ObservationRow } from '../src/store/store.js';
+import type { Figure } from '../src/blend/inputs.js';
 import { NoPublication } from '../src/sources/types.js';
 import { fixtureDir } from './support/fixtures.js';
 
@@ -43,7 +43,7 @@ const EXCEPTIONS: Record<string, string> = {
 };
 
 describe('the blend on real data', () => {
-  const rows: ObservationRow[] = [];
+  const rows: Figure[] = [];
   before(async () => {
     // Period rates (D21) are stored apart and never blended: their payloads add no row here.
     for (const s of SOURCES.filter((x) => !x.periodRates)) {

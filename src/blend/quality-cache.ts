@@ -8,9 +8,6 @@ import type { Figure, SourceInfo } from './inputs.js';
 import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from './quality.js';
 import { lowerBound, type SnapshotMemo } from './snapshots.js';
 
-/** A figure as the store keeps it: the cache tells a revision by the moment it was stored. */
-type Stored = Figure & { storedAt: string };
-
 /** A run's own memo of quality by month, and its snapshots; rows given with them are sorted by date. */
 export interface QualityRun {
   memo: Map<string, Quality>;
@@ -25,7 +22,7 @@ export class QualityCache {
 
   /** The quality of `day`'s month from `rows`: the kept one if measured from the same figures, else
    *  measured now (qualityFor, with `run`'s memo and snapshots when given). */
-  of(sources: readonly SourceInfo[], rows: readonly Stored[], day: string, run?: QualityRun): Quality {
+  of(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, run?: QualityRun): Quality {
     const anchor = qualityAnchor(day);
     const key = windowKey(rows, anchor, run !== undefined);
     const kept = this.months.get(anchor);
@@ -39,7 +36,7 @@ export class QualityCache {
 
 /** How many figures are dated in the quality window of `anchor`'s month, and the latest stored;
  *  rows `sorted` by date are searched, others scanned. */
-function windowKey(rows: readonly Stored[], anchor: string, sorted: boolean): string {
+function windowKey(rows: readonly Figure[], anchor: string, sorted: boolean): string {
   const from = addDays(anchor, -QUALITY_DAYS);
   let count = 0;
   let stored = '';

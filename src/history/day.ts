@@ -9,9 +9,8 @@ import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/
 import type { QualityCache } from '../blend/quality-cache.js';
 import { SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
-import type { SourceInfo } from '../blend/inputs.js';
+import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
-import type { ObservationRow } from '../store/store.js';
 
 /** Banks that publish the next day's rate stamp a figure dated D+1 on day D (publishedDayOffset −1). */
 export const AHEAD_DAYS = 1;
@@ -76,7 +75,7 @@ export class DayMemo {
 
 /** A day's measured quality: this run's of its month, or History's kept between runs (measured
  *  from the same figures), or measured now. Within a run the rows do not change: the month decides. */
-function qualityOf(memo: DayMemo, rows: readonly ObservationRow[], day: string): Quality {
+function qualityOf(memo: DayMemo, rows: readonly Figure[], day: string): Quality {
   const anchor = qualityAnchor(day);
   const kept = memo.quality.get(anchor);
   if (kept) return kept;
@@ -97,7 +96,7 @@ function publishedBy(sources: ReadonlyMap<string, SourceInfo>, of: Snapshots, da
 }
 
 /** The blend of `day` from `rows`, sorted by date (any rows; those outside the day's window are ignored). */
-export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, memo?: DayMemo): DayRates {
+export function blendDay(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, graceDays: number, memo?: DayMemo): DayRates {
   const out: DayRates = new Map();
   for (const [code, b] of blendOfDay(sources, rows, day, graceDays, { memo, contributions: false })) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
   return out;
@@ -107,7 +106,7 @@ export function blendDay(sources: readonly SourceInfo[], rows: readonly Observat
  *  otherwise (provenance of a past day), in code order; only the currencies fresh on the day. A day
  *  the market is shut (a weekend, Christmas Day, New Year's Day) answers the last trading day's
  *  blend (D14: the last figures before it), so a few holiday publishers never move it. */
-export function blendOfDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, opts: { memo?: DayMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
+export function blendOfDay(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, graceDays: number, opts: { memo?: DayMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
   const memo = opts.memo ?? new DayMemo(sources);
   const asOf = tradingDay(day);
   const contributions = opts.contributions !== false;

@@ -3,8 +3,8 @@
 // day's window needs them, so memory stays flat however long the history is: a year of rows held
 // at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
-import type { SourceInfo } from '../blend/inputs.js';
-import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
+import type { Figure, SourceInfo } from '../blend/inputs.js';
+import type { HistoryDay, HistoryMark, Store } from '../store/store.js';
 import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
@@ -20,7 +20,7 @@ const READ_DAYS = 31;
 
 /** The observations of a sliding window of dates, read forward in blocks; sorted by date. */
 class RowWindow {
-  private rows: ObservationRow[] = [];
+  private rows: Figure[] = [];
   private lo = 0;
   private readonly strings = new Map<string, string>();
   /** The last date read. */
@@ -32,7 +32,7 @@ class RowWindow {
 
   /** Each row outlives many collections of the young heap: held with shared strings (a source,
    *  quote or date repeats thousands of times), the old heap fills with less garbage. */
-  private compact(r: ObservationRow): ObservationRow {
+  private compact(r: Figure): Figure {
     return { source: this.intern(r.source), quote: this.intern(r.quote), date: this.intern(r.date), rate: r.rate, direction: r.direction, unit: r.unit, table: this.intern(r.table), storedAt: this.intern(r.storedAt) };
   }
 
@@ -46,7 +46,7 @@ class RowWindow {
   /** Rows sorted by date holding every row dated `from..to` (and perhaps some either side, which the
    *  day blend never reads: it finds its dates by binary search); `from` never decreases between
    *  calls. Not a copy: a day's window overlaps the last day's nearly whole. */
-  async between(from: string, to: string): Promise<readonly ObservationRow[]> {
+  async between(from: string, to: string): Promise<readonly Figure[]> {
     while (this.readTo < to) {
       const start = this.readTo < from ? from : addDays(this.readTo, 1);
       const end = addDays(start, READ_DAYS - 1) < to ? to : addDays(start, READ_DAYS - 1);
