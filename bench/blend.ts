@@ -8,12 +8,12 @@ import type { Seed } from '../src/ingest/seed.js';
 import { RatesTable } from '../src/rates/table.js';
 import { SEED_FILE } from '../src/server.js';
 import { SOURCES } from '../src/sources/index.js';
-import type { ObservationRow } from '../src/store/store.js';
+import type { Figure } from '../src/blend/inputs.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
 const seed = JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed;
-const rows: ObservationRow[] = seed.sources.flatMap((s) =>
+const rows: Figure[] = seed.sources.flatMap((s) =>
   s.rows.map(([date, quote, rate, unit, direction, table]) => ({ source: s.source, date, quote, rate, unit, direction, table, storedAt: '2026-04-14T00:00:00.000Z' })),
 );
 const referenceDay = rows.reduce((m, r) => (r.date > m ? r.date : m), '');

@@ -7,21 +7,21 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { fixingMoment } from '../src/blend/fixing.js';
+import { LOOKBACK_DAYS } from '../src/blend/freshness.js';
 import { addDays } from '../src/time/days.js';
 import { qualityFor } from '../src/blend/quality.js';
 import { blend } from '../src/blend/blend.js';
 import { normalize } from '../src/ingest/validate.js';
 import { Decimal } from '../src/money/decimal.js';
-import { roundingError } from '../src/blend/weights.js';
+import { roundingError } from '../src/blend/snapshots.js';
 import { RatesTable } from '../src/rates/table.js';
 import { SOURCES } from '../src/sources/index.js';
-import type { ObservationRow } from '../src/store/store.js';
+import type { Figure } from '../src/blend/inputs.js';
 import { NoPublication } from '../src/sources/types.js';
 import { fixtureDir } from './support/fixtures.js';
 
 const FIXTURES_URL = fixtureDir();
 const FIXTURES = fileURLToPath(FIXTURES_URL);
-const LOOKBACK_DAYS = 45;
 /** The goal (issue "blending engine"): the blend within 0.5% of each bank's own figure… */
 const TOLERANCE = 0.005;
 /** …where the bank's figure is itself only known to half a unit in its last digit (the Bank of Canada
@@ -43,7 +43,7 @@ const EXCEPTIONS: Record<string, string> = {
 };
 
 describe('the blend on real data', () => {
-  const rows: ObservationRow[] = [];
+  const rows: Figure[] = [];
   before(async () => {
     // Period rates (D21) are stored apart and never blended: their payloads add no row here.
     for (const s of SOURCES.filter((x) => !x.periodRates)) {

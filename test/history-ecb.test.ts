@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { roundingError } from '../src/blend/weights.js';
+import { roundingError } from '../src/blend/snapshots.js';
 import { quotedOn } from '../src/history/day.js';
 import { ingestPayload } from '../src/ingest/ingest.js';
 import { sourceByCode } from '../src/sources/index.js';

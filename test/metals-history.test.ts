@@ -12,7 +12,7 @@ import { METALS } from '../src/currencies/iso4217.js';
 import { blendOfDay, DayMemo, dayMoment } from '../src/history/day.js';
 import { Decimal } from '../src/money/decimal.js';
 import { SOURCES } from '../src/sources/index.js';
-import type { ObservationRow } from '../src/store/store.js';
+import type { Figure } from '../src/blend/inputs.js';
 import { seedRows } from './support/seed-rows.js';
 
 /** How many measured standard deviations a figure may sit from the blend of its day. */
@@ -27,8 +27,8 @@ type Figures = Map<string, Map<string, Decimal>>;
 
 /** Each publisher's own price of a metal on a date, per troy ounce in USD through its own dollar
  *  (units per base divided by the base per USD of the same table), by `source` then `date metal`. */
-function ownFigures(rows: readonly ObservationRow[]): Figures {
-  const perBase = (r: ObservationRow) => (r.direction === 'direct' ? new Decimal(r.rate) : new Decimal(1).div(r.rate));
+function ownFigures(rows: readonly Figure[]): Figures {
+  const perBase = (r: Figure) => (r.direction === 'direct' ? new Decimal(r.rate) : new Decimal(1).div(r.rate));
   const usd = new Map(rows.filter((r) => r.quote === 'USD').map((r) => [`${r.source} ${r.date}`, perBase(r)]));
   const inDollars = new Set(SOURCES.filter((s) => s.currency === 'USD').map((s) => s.code));
   const out: Figures = new Map();
@@ -54,8 +54,8 @@ function zOf(rate: BlendedRate, c: BlendedRate['contributions'][number], day: st
 const usdPerOunce = (rate: BlendedRate) => new Decimal(1).div(rate.perUsd);
 
 describe('metals in the bundled history', () => {
-  let all: ObservationRow[];
-  let rows: ObservationRow[];
+  let all: Figure[];
+  let rows: Figure[];
   let own: Figures;
   before(() => {
     all = seedRows();
@@ -67,7 +67,7 @@ describe('metals in the bundled history', () => {
   });
 
   /** The day's blend, and each publisher's own figure of the metal that day (USD per ounce). */
-  const dayOf = (day: string, metal: string, from: readonly ObservationRow[] = rows) => {
+  const dayOf = (day: string, metal: string, from: readonly Figure[] = rows) => {
     const memo = new DayMemo(SOURCES);
     const rate = blendOfDay(SOURCES, from, day, 0, { memo }).get(metal)!;
     const figures = new Map([...own].flatMap(([source, of]) => (of.has(`${day} ${metal}`) ? [[source, of.get(`${day} ${metal}`)!] as const] : [])));

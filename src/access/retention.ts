@@ -2,10 +2,9 @@
 // no longer count are deleted, so neither table grows without bound. The server runs it at boot
 // and at every UTC midnight; `kurs prune` runs it by hand. The ledger is kept whole: it is the
 // record `kurs audit` checks balances against (one row per account and day of charges at most).
-import { utcDay } from '../time/days.js';
+import { DAY_MS, utcDay } from '../time/days.js';
 import type { Store } from '../store/store.js';
 
-const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
 export interface PruneResult {

@@ -11,7 +11,7 @@ import { businessDaysBehind } from '../time/days.js';
 
 const source = (code: string, currency: string, extra: Partial<SourceInfo> = {}): SourceInfo => ({ code, currency, cadence: 'daily', publishedAtUtc: '15:00:00', ...extra });
 const row = (src: string, quote: string, date: string, rate: string, direction: 'direct' | 'indirect', table = ''): Figure =>
-  ({ source: src, quote, date, rate, direction, unit: 1, table });
+  ({ source: src, quote, date, rate, direction, unit: 1, table, storedAt: '2026-04-14T00:00:00Z' });
 const opts = { referenceDay: '2026-04-14', graceDays: 0 };
 const d = (v: string) => new Decimal(v);
 

@@ -1,10 +1,6 @@
-// The blend, composed: rebase every source to USD, one snapshot per source and date (snapshots.ts;
-// bridging those without USD) → per currency, in the order of its anchor (USD, then the hubs, then
-// the currencies anchored to them; quality.ts), read each source's cross to the anchor inside its
-// own snapshot → drop gross outliers by consensus → the market model's estimate at the reference
-// moment over the figures of the days before and of the day, screening jumps (filter.ts) → times the
-// anchor's estimate → official pegs. Pure: rows, sources, the reference day and moment and measured
-// quality in; a table out (docs/blending.md).
+// The blend, composed: `blend` below is the method's one entry point and lists its steps in order;
+// each step is a small module of its own (docs/blending.md). Pure: rows, sources, the reference day
+// and moment and measured quality in; a table out.
 import { isActiveCurrency } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import { addDays, DAY_MS } from '../time/days.js';
@@ -137,7 +133,8 @@ function combine(currency: string, entries: Fixing[], anchor: string, anchored: 
 /** A stale figure's error, for the provenance: its source's measured one, or its grade's prior. */
 const errorOf = (f: Fixing, currency: string, ctx: Context) => ctx.opts.quality?.errors.get(currency)?.get(f.source) ?? priorError(ctx.sources.get(f.source));
 
-/** An epoch day as YYYY-MM-DD (a few dozen recur in every blend). */
+/** An epoch day as YYYY-MM-DD (a few dozen recur in every blend). Module-level because it is a memo of
+ *  a pure function, bounded: every blend may share it and none can see it. */
 const dayTexts = new Map<number, string>();
 function dayText(day: number): string {
   let text = dayTexts.get(day);
@@ -243,35 +240,61 @@ function bridged(sources: ReadonlyMap<string, SourceInfo>, orphans: readonly Fig
   return out;
 }
 
-/** The blend of figures given as rows (any order). */
+/**
+ * The blend of figures given as rows (any order) as of `opts.referenceDay` and `referenceMoment`:
+ * the method's one entry point. Its steps, in order:
+ * 1. snapshots: each source's figures of a date, rebased to USD inside the source (snapshotsOf,
+ *    rebase.ts); a date without the source's USD is an orphan, bridged in step 6.
+ * 2. witness: the snapshots of the witness's days and each source's newest before them (witnessed).
+ * 3. readings: per currency, anchors first (USD, the hubs, the currencies anchored to them; the
+ *    measured `opts.quality`), each figure as a cross to its anchor inside its own snapshot, gross
+ *    outliers among each date's figures dropped by consensus (readingsOf, readings.ts, consensus.ts).
+ * 4. screen and estimate: the market model's forward filter screens jumps, its smoother estimates
+ *    the cross at the reference moment (track, filter.ts).
+ * 5. anchor: the cross times the anchor's own estimate (combine).
+ * 6. bridge: orphans through a currency steps 2–5 priced (bridged), and steps 2–5 again for the
+ *    currencies they touch.
+ * 7. pivot: USD, as new and as fresh as the newest figure (withPivot).
+ * 8. pegs: the pegs in force on the day replace the blend (withPegs, pegs.ts).
+ * The measured quality is an input: measured once a month from the figures (qualityFor, quality.ts),
+ * kept by its caller (quality-cache.ts). History enters at step 2 with its snapshots kept per run
+ * (blendSnapshots) and applies the pegs of each day itself.
+ */
 export function blend(sources: readonly SourceInfo[], rows: readonly Figure[], opts: BlendOptions): Map<string, BlendedRate> {
   return blendSnapshots(sources, snapshotsOf(new Map(sources.map((s) => [s.code, s])), rows), opts);
 }
 
-/** The blend of figures given as snapshots (snapshots.ts), those of sources without USD as rows. */
+/** Steps 2–8 of `blend`, for figures given as snapshots (snapshots.ts), those of sources without
+ *  USD as rows. */
 export function blendSnapshots(sources: readonly SourceInfo[], { snapshots, orphans }: Snapshots, opts: BlendOptions): Map<string, BlendedRate> {
-  const info = new Map(sources.filter((s) => !s.discontinued).map((s) => [s.code, s]));
+  const ctx = contextOf(sources, opts);
+  // Historical-only publishers (discontinued) are never blended.
+  const direct = snapshots.filter((s) => ctx.sources.has(s.source));
+  const first = combineAll(direct, ctx);
+  const more = first.rates.size > 0 && orphans.length > 0 ? bridged(ctx.sources, orphans, first.rates) : [];
+  const rates = withPivot((more.length > 0 ? combineAll([...direct, ...more], ctx, { ...first, added: more }) : first).rates);
+  return opts.pegs === false ? rates : withPegs(rates, opts.referenceDay, opts.quotes);
+}
+
+function contextOf(sources: readonly SourceInfo[], opts: BlendOptions): Context {
   const witnessFromDate = addDays(tradingDay(opts.referenceDay), -WITNESS_DAYS);
-  const ctx: Context = {
-    sources: info,
+  return {
+    sources: new Map(sources.filter((s) => !s.discontinued).map((s) => [s.code, s])),
     opts,
     reference: tradingHoursAt(opts.referenceMoment ?? endOf(opts.referenceDay)),
     witnessFromDate,
     witnessFrom: Date.parse(`${witnessFromDate}T00:00:00Z`) / DAY_MS,
     quality: opts.quality,
   };
-  // Historical-only publishers (discontinued) are never blended.
-  const direct = snapshots.filter((s) => info.has(s.source));
-  const first = combineAll(direct, ctx);
-  // Sources without USD go through a currency the others already price.
-  const more = first.rates.size > 0 && orphans.length > 0 ? bridged(info, orphans, first.rates) : [];
-  const out = (more.length > 0 ? combineAll([...direct, ...more], ctx, { ...first, added: more }) : first).rates;
-  if (out.size > 0) {
-    // The pivot: every contribution is also a USD figure, so USD is as new and as fresh as the newest.
-    const all = [...out.values()];
-    out.set('USD', { currency: 'USD', perUsd: new Decimal(1), bankUpdate: max(all.map((b) => b.bankUpdate)), freshUntil: max(all.map((b) => b.freshUntil)), contributions: [] });
-  }
-  return opts.pegs === false ? out : withPegs(out, opts.referenceDay, opts.quotes);
+}
+
+/** USD, the pivot: every contribution is also a USD figure, so USD is as new and as fresh as the
+ *  newest. Set in `rates` itself, made for this blend. */
+function withPivot(rates: Map<string, BlendedRate>): Map<string, BlendedRate> {
+  if (rates.size === 0) return rates;
+  const all = [...rates.values()];
+  rates.set('USD', { currency: 'USD', perUsd: new Decimal(1), bankUpdate: max(all.map((b) => b.bankUpdate)), freshUntil: max(all.map((b) => b.freshUntil)), contributions: [] });
+  return rates;
 }
 
 /** The pegs in force on `day` replace the blend of the pegged currency (its sources stay listed,

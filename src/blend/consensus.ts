@@ -1,5 +1,7 @@
-// Step 3: the consensus outlier filter. With enough independent sources, a figure far from the
-// median is a publisher's error (a wrong unit, a stale row, a typo), not information.
+// The consensus outlier filter, applied to each date's readings of a currency before the market model
+// sees them (readings.ts): with enough independent sources, a figure far from the median is a
+// publisher's error (a wrong unit, a stale row, a typo), not information. Also the median that
+// measuring quality takes (quality.ts).
 /** Below this many figures there is no majority to trust over a dissenter (Frankfurter uses 4). */
 export const MIN_SOURCES_FOR_CONSENSUS = 3;
 /** A figure further than this many median absolute deviations from the median is an outlier… */
@@ -8,7 +10,8 @@ export const MAD_MULTIPLE = 10;
 export const MIN_RELATIVE_BAND = 0.05;
 
 /** Scratch space for `median`, grown as needed: measuring quality takes the median of some hundred
- *  thousand short lists a month. */
+ *  thousand short lists a month. Module-level and still pure: `median` is synchronous and calls
+ *  nothing, so no two calls ever use it at once, and each overwrites what it reads. */
 let scratch = new Float64Array(64);
 
 export function median(values: ArrayLike<number>): number {

@@ -4,6 +4,10 @@
 import { addDays } from '../time/days.js';
 import type { SourceInfo } from './inputs.js';
 
+/** How many days ahead of today a figure may be dated: several banks publish the next business day's
+ *  rate the evening before. Ingest rejects figures dated later; current rates do not use them yet. */
+export const MAX_DAYS_AHEAD = 2;
+
 /** Fixing time (UTC) where it differs from the publication time by an hour or more, by source or by
  *  source and currency. */
 export const FIXED_AT_UTC: Readonly<Record<string, string>> = {

@@ -7,6 +7,11 @@ import { addDays } from '../time/days.js';
  *  cycle and the delays a publisher of that cadence is seen to have (a long weekend, a late month). */
 export const FRESH_DAYS: Record<Cadence, number> = { daily: 4, weekly: 10, monthly: 40, quarterly: 100 };
 
+/** Days of figures before a day that its blend and bank tables read: the monthly freshness window
+ *  and a margin. Current rates count them back from each source's newest date (rates/market.ts), a
+ *  past day from itself (history/day.ts). */
+export const LOOKBACK_DAYS = 45;
+
 /** The last day (inclusive, YYYY-MM-DD) on which a figure published on `date` is fresh. */
 export function freshUntil(date: string, cadence: Cadence, graceDays: number): string {
   return addDays(date, FRESH_DAYS[cadence] + graceDays);

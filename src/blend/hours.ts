@@ -16,7 +16,8 @@ function tradingHoursUntil(ms: number): number {
   return weeks * 120 + Math.min(inWeek, 120) - EPOCH_WEEKDAY * 24;
 }
 
-/** Stamps recur thousands of times (a few fixing hours a day): parsed once each. */
+/** Stamps recur thousands of times (a few fixing hours a day): parsed once each. Module-level because
+ *  it is a memo of a pure function, bounded: every blend may share it and none can see it. */
 const parsed = new Map<string, number>();
 const PARSED_MAX = 100_000;
 

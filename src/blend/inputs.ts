@@ -1,5 +1,5 @@
 // What the blend is given: plain data about each source and its published figures. The blend owns
-// these shapes, so it depends on no store or adapter module; the store's rows fit them as they are.
+// these shapes, so it depends on no store or adapter module; the store keeps and returns `Figure`s.
 import type { Cadence, Direction } from '../sources/types.js';
 
 export interface SourceInfo {
@@ -16,7 +16,9 @@ export interface SourceInfo {
   grade?: 'A' | 'B' | 'C' | 'F';
 }
 
-/** One figure as a source published it. */
+/** One figure as a source published it and the store keeps it: the one record of an observation from
+ *  the store to the blend (an adapter's `Observation`, src/sources/types.ts, before ingest names its
+ *  source and table and stores it). */
 export interface Figure {
   source: string;
   quote: string;
@@ -27,4 +29,7 @@ export interface Figure {
   unit: number;
   /** Table or series group ('' when the source has one). */
   table: string;
+  /** When the store took the figure in (ISO 8601): a revision or a backfill is stored later, which
+   *  tells the quality cache (quality-cache.ts) to measure again. */
+  storedAt: string;
 }

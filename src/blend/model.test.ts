@@ -12,7 +12,7 @@ import { snapshotsOf } from './snapshots.js';
 
 const source = (code: string, currency: string, extra: Partial<SourceInfo> = {}): SourceInfo => ({ code, currency, cadence: 'daily', publishedAtUtc: '15:00:00', ...extra });
 const at = (code: string, time: string) => source(code, 'USD', { publishedAtUtc: time });
-const row = (src: string, quote: string, date: string, rate: string): Figure => ({ source: src, quote, date, rate, direction: 'indirect', unit: 1, table: '' });
+const row = (src: string, quote: string, date: string, rate: string): Figure => ({ source: src, quote, date, rate, direction: 'indirect', unit: 1, table: '', storedAt: '2026-04-14T00:00:00Z' });
 const day = '2026-04-14';
 /** A past day's blend stands for 4 pm in London (15:00 UTC in April). */
 const PAST: Pick<BlendOptions, 'referenceDay' | 'referenceMoment' | 'graceDays'> = { referenceDay: day, referenceMoment: `${day} 15:00:00`, graceDays: 0 };

@@ -1,10 +1,11 @@
-// Step 5: official pegs. Where a currency's authority fixes it to an anchor at a stated rate, that
-// rate is the truth and the market figures of third-party banks are noise around it. Only hard pegs
-// and irrevocable conversion rates are listed: bands (HKD 7.75–7.85, DKK in ERM II) move, so they are
-// blended like any other. Each peg holds from its first day to its last (both inclusive, UTC days),
-// so a past day gets the pegs of its own time (issue 25). Where a source gives only the month or the
-// year a peg began, `from` is the first day of the next month or year, the first we are sure of;
-// before 1987 the seed has no USD at all, so the day of an older start changes no figure.
+// The blend's last step (blend.ts, withPegs): official pegs. Where a currency's authority fixes it to
+// an anchor at a stated rate, that rate is the truth and the market figures of third-party banks are
+// noise around it. Only hard pegs and irrevocable conversion rates are listed: bands (HKD 7.75–7.85,
+// DKK in ERM II) move, so they are blended like any other. Each peg holds from its first day to its
+// last (both inclusive, UTC days), so a past day gets the pegs of its own time (issue 25). Where a
+// source gives only the month or the year a peg began, `from` is the first day of the next month or
+// year, the first we are sure of; before 1987 the seed has no USD at all, so the day of an older
+// start changes no figure.
 import { HISTORIC_CURRENCIES } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import { addDays } from '../time/days.js';
@@ -171,6 +172,7 @@ export const PEGS: readonly Peg[] = [
 
 /** The days on which the pegs in force change, ascending: between two of them the set is the same. */
 const CHANGES = [...new Set(PEGS.flatMap((p) => (p.to ? [p.from, addDays(p.to, 1)] : [p.from])))].sort();
+/** Module-level because PEGS is: a memo of a pure function of a constant, one map per interval. */
 const inForceByInterval = new Map<number, ReadonlyMap<string, Peg>>();
 
 /** The pegs in force on `day`, by currency; one map per interval between changes, built once. */

@@ -1,6 +1,6 @@
-// Step 1 of the blend: inside one source, express every currency per USD through that source's own
-// figure for a pivot currency of the same day: USD itself, or for a source that publishes no USD, a
-// bridge currency whose USD rate the other sources' blend already knows.
+// The blend's first step (blend.ts): inside one source, express every currency per USD through that
+// source's own figure for a pivot currency of the same day: USD itself, or for a source that
+// publishes no USD, a bridge currency whose USD rate the other sources' blend already knows.
 import { Decimal } from '../money/decimal.js';
 import { fixingDay, fixingTime, publishedOn } from './fixing.js';
 import type { Cadence } from '../sources/types.js';

@@ -8,7 +8,15 @@ import { FRESH_DAYS } from './freshness.js';
 import { tradingHoursAt } from './hours.js';
 import type { Figure, SourceInfo } from './inputs.js';
 import { rebase, type Contribution, type Pivot } from './rebase.js';
-import { roundingError } from './weights.js';
+
+/** How coarsely a figure was rounded, half a unit in its last published digit relative to it (`0.391`
+ *  is known to ±0.13%): a source without a track record is known no better than that (readings.ts);
+ *  a measured source's error already holds its rounding (quality.ts). */
+export function roundingError(published: string): number {
+  const point = published.indexOf('.');
+  const places = point < 0 ? 0 : published.length - point - 1;
+  return (0.5 * 10 ** -places) / Number(published);
+}
 
 /** A figure as the market model reads it. */
 export interface Fixing extends Contribution {
@@ -19,7 +27,7 @@ export interface Fixing extends Contribution {
   /** Its date, and the last day it is fresh without grace (D10), as days from the epoch. */
   day: number;
   freshDay: number;
-  /** Its rounding: half a unit in the last published digit, relative (weights.ts). */
+  /** Its rounding: half a unit in the last published digit, relative (roundingError). */
   rounding: number;
   /** Its snapshot's figures, itself among them: crosses are taken inside one snapshot. */
   siblings: ReadonlyMap<string, Fixing>;

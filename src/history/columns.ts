@@ -7,8 +7,8 @@
 // put a first range's RSS past 250 MB; from each currency's first day it is ~16 MB.
 import { Decimal } from '../money/decimal.js';
 import type { DayRates } from './day.js';
+import { DAY_MS } from '../time/days.js';
 
-const DAY_MS = 86_400_000;
 /** Slots added when a column grows: a year and a bit, so daily growth rarely reallocates. A bulk
  *  load reserves its span first, and a column that starts in it reaches to its end at once: grown
  *  day by day, the columns were copied ~40 times, and each copy stays garbage until a full collection. */

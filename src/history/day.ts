@@ -4,16 +4,14 @@
 import { blendSnapshots, withPegs, type BlendedRate } from '../blend/blend.js';
 import { tradingDay } from '../blend/hours.js';
 import { publishedOn } from '../blend/fixing.js';
+import { LOOKBACK_DAYS } from '../blend/freshness.js';
 import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
-import { lowerBound, SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
+import type { QualityCache } from '../blend/quality-cache.js';
+import { SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
-import type { SourceInfo } from '../blend/inputs.js';
+import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
-import type { ObservationRow } from '../store/store.js';
 
-/** Days of figures before the day that the blend sees: the monthly freshness window and a margin,
- *  as for current rates (rates/market.ts). */
-export const LOOKBACK_DAYS = 45;
 /** Banks that publish the next day's rate stamp a figure dated D+1 on day D (publishedDayOffset −1). */
 export const AHEAD_DAYS = 1;
 
@@ -54,15 +52,12 @@ export function dayMoment(day: string): string {
   return `${day} ${summer ? '15' : '16'}:00:00`;
 }
 
-/** Each month's measured quality, kept between runs by the figures it was measured from (History's). */
-export type QualityMonths = Map<string, { key: string; quality: Quality }>;
-
 /** What one run of day blends keeps between days: each month's measured quality, each date's
  *  snapshots. For the `sources` it was made with; the rows given with it must be sorted by date. */
 export class DayMemo {
   readonly quality = new Map<string, Quality>();
   /** Months measured by earlier runs (History's). */
-  readonly months: QualityMonths | undefined;
+  readonly months: QualityCache | undefined;
   readonly snapshots: SnapshotMemo;
   /** History blends every source, discontinued ones too: Banco de Portugal's 1987–1998 figures are history. */
   readonly sources: readonly SourceInfo[];
@@ -70,7 +65,7 @@ export class DayMemo {
   /** The last trading day's blend, which the closed days after it answer. */
   kept: { asOf: string; contributions: boolean; blended: Map<string, BlendedRate> } | undefined;
 
-  constructor(sources: readonly SourceInfo[], months?: QualityMonths) {
+  constructor(sources: readonly SourceInfo[], months?: QualityCache) {
     this.months = months;
     this.sources = sources.map((s) => (s.discontinued ? { ...s, discontinued: undefined } : s));
     this.byCode = new Map(this.sources.map((s) => [s.code, s]));
@@ -78,35 +73,18 @@ export class DayMemo {
   }
 }
 
-/** How many months' quality History keeps between runs. */
-const KEPT_MONTHS = 12;
-
-/** A day's measured quality: this run's of its month, an earlier run's measured from the same figures
- *  (as many, none stored later: a revision or a backfill is stored later), or measured now. */
-function qualityOf(memo: DayMemo, rows: readonly ObservationRow[], day: string): Quality {
+/** A day's measured quality: this run's of its month, or History's kept between runs (measured
+ *  from the same figures), or measured now. Within a run the rows do not change: the month decides. */
+function qualityOf(memo: DayMemo, rows: readonly Figure[], day: string): Quality {
   const anchor = qualityAnchor(day);
   const kept = memo.quality.get(anchor);
   if (kept) return kept;
   // A run goes forward in time: the months before the previous one are done with.
   for (const old of [...memo.quality.keys()].sort().slice(0, -1)) memo.quality.delete(old);
-  if (!memo.months) return qualityFor(memo.sources, rows, day, memo.quality, memo.snapshots);
-  let count = 0;
-  let stored = '';
-  const end = lowerBound(rows, anchor);
-  for (let i = lowerBound(rows, addDays(anchor, -QUALITY_DAYS)); i < end; i++) {
-    count++;
-    if (rows[i]!.storedAt > stored) stored = rows[i]!.storedAt;
-  }
-  const key = `${count} ${stored}`;
-  const earlier = memo.months.get(anchor);
-  if (earlier?.key === key) {
-    memo.quality.set(anchor, earlier.quality);
-    return earlier.quality;
-  }
-  const quality = qualityFor(memo.sources, rows, day, memo.quality, memo.snapshots);
-  memo.months.set(anchor, { key, quality });
-  // The newest months only: a daily ingest touches them; the whole history would hold ~100 MB.
-  for (const old of [...memo.months.keys()].sort().slice(0, -KEPT_MONTHS)) memo.months.delete(old);
+  const run = { memo: memo.quality, snapshots: memo.snapshots };
+  if (!memo.months) return qualityFor(memo.sources, rows, day, run.memo, run.snapshots);
+  const quality = memo.months.of(memo.sources, rows, day, run);
+  memo.quality.set(anchor, quality);
   return quality;
 }
 
@@ -118,7 +96,7 @@ function publishedBy(sources: ReadonlyMap<string, SourceInfo>, of: Snapshots, da
 }
 
 /** The blend of `day` from `rows`, sorted by date (any rows; those outside the day's window are ignored). */
-export function blendDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, memo?: DayMemo): DayRates {
+export function blendDay(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, graceDays: number, memo?: DayMemo): DayRates {
   const out: DayRates = new Map();
   for (const [code, b] of blendOfDay(sources, rows, day, graceDays, { memo, contributions: false })) out.set(code, { perUsd: b.perUsd.toString(), bankUpdate: b.bankUpdate });
   return out;
@@ -128,7 +106,7 @@ export function blendDay(sources: readonly SourceInfo[], rows: readonly Observat
  *  otherwise (provenance of a past day), in code order; only the currencies fresh on the day. A day
  *  the market is shut (a weekend, Christmas Day, New Year's Day) answers the last trading day's
  *  blend (D14: the last figures before it), so a few holiday publishers never move it. */
-export function blendOfDay(sources: readonly SourceInfo[], rows: readonly ObservationRow[], day: string, graceDays: number, opts: { memo?: DayMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
+export function blendOfDay(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, graceDays: number, opts: { memo?: DayMemo; contributions?: boolean } = {}): Map<string, BlendedRate> {
   const memo = opts.memo ?? new DayMemo(sources);
   const asOf = tradingDay(day);
   const contributions = opts.contributions !== false;

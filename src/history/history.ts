@@ -11,7 +11,8 @@ import { Decimal } from '../money/decimal.js';
 import { RatesTable } from '../rates/table.js';
 import type { HistoryMark, Store } from '../store/store.js';
 import { HistoryColumns } from './columns.js';
-import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates, type QualityMonths } from './day.js';
+import { affectedDays, blendDay, blendOfDay, decodeDay, inputWindow, type DayRates } from './day.js';
+import { QualityCache } from '../blend/quality-cache.js';
 import { catchUp, type CatchUp, type DaySink } from './materialise.js';
 import { touchedDays, type DayRange } from './touched.js';
 
@@ -20,6 +21,8 @@ const MAX_NEW_DAYS = 7;
 
 /** Day tables kept for repeated questions (each is a few KB plus its cached bodies). */
 const KEPT_TABLES = 64;
+/** Months of measured quality kept between materialising runs (blend/quality-cache.ts). */
+const KEPT_MONTHS = 12;
 /** Days read from the database at a time when loading. */
 const LOAD_CHUNK_DAYS = 366;
 /** Where materialised days go while the columns are not loaded: the database alone. */
@@ -33,8 +36,9 @@ export class History {
   /** Days touched by snapshots that are not materialised yet. */
   private pending: DayRange[] = [];
   private readonly tables = new Map<string, RatesTable>();
-  /** The newest months' measured quality, kept for the next materialising run (day.ts). */
-  private readonly months: QualityMonths = new Map();
+  /** The newest months' measured quality, kept for the next materialising run: a daily ingest
+   *  touches the newest; the whole history's would hold ~100 MB. */
+  private readonly months = new QualityCache(KEPT_MONTHS);
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
   /** Grows whenever a stored day changes: range answers cached elsewhere are keyed by it. */

@@ -3,9 +3,10 @@
 // day's window needs them, so memory stays flat however long the history is: a year of rows held
 // at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
-import type { SourceInfo } from '../blend/inputs.js';
-import type { HistoryDay, HistoryMark, ObservationRow, Store } from '../store/store.js';
-import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates, type QualityMonths } from './day.js';
+import type { Figure, SourceInfo } from '../blend/inputs.js';
+import type { HistoryDay, HistoryMark, Store } from '../store/store.js';
+import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
+import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 
 /** Days computed per write (one transaction each). */
@@ -19,7 +20,7 @@ const READ_DAYS = 31;
 
 /** The observations of a sliding window of dates, read forward in blocks; sorted by date. */
 class RowWindow {
-  private rows: ObservationRow[] = [];
+  private rows: Figure[] = [];
   private lo = 0;
   private readonly strings = new Map<string, string>();
   /** The last date read. */
@@ -31,7 +32,7 @@ class RowWindow {
 
   /** Each row outlives many collections of the young heap: held with shared strings (a source,
    *  quote or date repeats thousands of times), the old heap fills with less garbage. */
-  private compact(r: ObservationRow): ObservationRow {
+  private compact(r: Figure): Figure {
     return { source: this.intern(r.source), quote: this.intern(r.quote), date: this.intern(r.date), rate: r.rate, direction: r.direction, unit: r.unit, table: this.intern(r.table), storedAt: this.intern(r.storedAt) };
   }
 
@@ -45,7 +46,7 @@ class RowWindow {
   /** Rows sorted by date holding every row dated `from..to` (and perhaps some either side, which the
    *  day blend never reads: it finds its dates by binary search); `from` never decreases between
    *  calls. Not a copy: a day's window overlaps the last day's nearly whole. */
-  async between(from: string, to: string): Promise<readonly ObservationRow[]> {
+  async between(from: string, to: string): Promise<readonly Figure[]> {
     while (this.readTo < to) {
       const start = this.readTo < from ? from : addDays(this.readTo, 1);
       const end = addDays(start, READ_DAYS - 1) < to ? to : addDays(start, READ_DAYS - 1);
@@ -63,7 +64,7 @@ class RowWindow {
 export class Stopped extends Error {}
 
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
-export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityMonths): Promise<number> {
+export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityCache): Promise<number> {
   let count = 0;
   const rows = new RowWindow(store, inputWindow(range.from).from);
   const memo = new DayMemo(sources, months);
@@ -96,7 +97,7 @@ export interface DaySink {
 }
 
 /** Brings the stored history up to the data and `today`: only the touched days are rebuilt. */
-export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityMonths): Promise<CatchUp> {
+export async function catchUp(store: Store, sources: readonly SourceInfo[], graceDays: number, today: string, sink: DaySink, stopped?: () => boolean, months?: QualityCache): Promise<CatchUp> {
   const mark = await store.historyMark();
   // Read before the observations: a snapshot stored meanwhile has a later id and is caught next time.
   const span = await store.snapshotsAfter(mark.snapshotId);

@@ -1,6 +1,7 @@
 // The `/status` page as HTML: a pure function of what the route gathered. No script, no external
 // asset, every value escaped; problems sort first so that 87 rows stay readable.
 import { lastSuccessText, type SourceStatus } from '../ingest/health.js';
+import { DAY_MS } from '../time/days.js';
 
 export type SourceState = 'failing' | 'stale' | 'no data' | 'ok';
 
@@ -49,8 +50,6 @@ function row(r: StatusRow): string {
     + `<td class="num">${r.missed_publications ?? '–'}</td><td>${escapeHtml(lastSuccessText(r, ' '))}</td>`
     + `<td>${r.last_error_at === null ? '–' : `${stamp(r.last_error_at)}<br>${error}`}</td></tr>`;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Why figures are not fresh, where the page can tell: this instance fetches nothing, and/or the
  *  newest figure held is older than the clock (a first start with the bundled seed alone). */

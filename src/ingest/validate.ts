@@ -1,13 +1,12 @@
 // Ingest rules: what a parsed payload must satisfy before anything of it is stored. A payload that
 // breaks a rule is rejected whole, so a half-good file never replaces good data.
 import { addDays } from '../time/days.js';
+import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
 import { isKnownCode } from '../currencies/iso4217.js';
 import { Decimal } from '../money/decimal.js';
 import type { Observation } from '../sources/types.js';
 import type { SnapshotInput } from '../store/store.js';
 
-/** Several banks publish the next business day's rate the evening before. */
-export const MAX_DAYS_AHEAD = 2;
 /** Period rates (D21) are set ahead of their period: HMRC's customs rates on the penultimate
  *  Thursday of the month before, up to two weeks ahead; a month and a half leaves room. */
 export const MAX_PERIOD_DAYS_AHEAD = 45;

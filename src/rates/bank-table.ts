@@ -2,12 +2,12 @@
 // (D6, D8). Built with the rates table, and its four response bodies are serialized once.
 import { FRESH_DAYS } from '../blend/freshness.js';
 import { addDays } from '../time/days.js';
-import type { SourceInfo } from '../blend/inputs.js';
+import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { bankUpdate, newestByQuote } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
 import { entity, type Entity } from './entity.js';
-import type { ObservationRow, PeriodRow } from '../store/store.js';
+import type { PeriodRow } from '../store/store.js';
 
 export interface BankInfo extends SourceInfo {
   name: string;
@@ -34,7 +34,7 @@ const stamp = (iso: string) => iso.slice(0, 19).replace('T', ' ');
  * The rows a bank currently publishes: its newest figure per currency, leaving out currencies the
  * bank stopped publishing (older than one freshness window before the newest date of their table).
  */
-export function currentRows(bank: BankInfo, rows: ObservationRow[]): BankRow[] {
+export function currentRows(bank: BankInfo, rows: Figure[]): BankRow[] {
   const newest = [...newestByQuote(rows).values()];
   const newestOfTable = new Map<string, string>();
   for (const r of newest) if (r.date > (newestOfTable.get(r.table) ?? '')) newestOfTable.set(r.table, r.date);
@@ -56,7 +56,7 @@ export function periodRows(rows: readonly PeriodRow[]): BankRow[] {
 
 /** A row in both directions (D8): the published one keeps the bank's digits, the other is computed
  *  to 8 significant digits (D6). */
-export function bankValues(r: Pick<ObservationRow, 'rate' | 'direction' | 'unit'>): { direct: string; reciprocal: string } {
+export function bankValues(r: Pick<Figure, 'rate' | 'direction' | 'unit'>): { direct: string; reciprocal: string } {
   // Per 1 unit, either way round: the other direction is the reciprocal.
   const other = toRateText(new Decimal(1).div(r.rate));
   return { direct: r.direction === 'direct' ? r.rate : other, reciprocal: r.direction === 'indirect' ? r.rate : other };

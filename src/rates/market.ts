@@ -2,18 +2,17 @@
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
 import { QUALITY_DAYS, type Quality } from '../blend/quality.js';
 import { blend } from '../blend/blend.js';
+import { QualityCache } from '../blend/quality-cache.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
-import { MAX_DAYS_AHEAD } from '../ingest/validate.js';
+import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
+import { LOOKBACK_DAYS } from '../blend/freshness.js';
 import { bankTableOn } from '../history/bank-day.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable, currentRows } from './bank-table.js';
-import { QualityCache } from './quality-cache.js';
 import { RatesTable } from './table.js';
 
-/** How far back from each source's newest date the blend and bank tables look (a monthly window). */
-const LOOKBACK_DAYS = 45;
 /** And the measured quality's window before the first of the month (blend/quality.ts). */
 const QUALITY_READ_DAYS = QUALITY_DAYS + 31;
 

@@ -3,8 +3,8 @@
 // by one rebuild, and the data version counts as served only once a rebuild from it succeeded: a
 // failed rebuild is retried with backoff instead of leaving new data unserved until the next ingest.
 import type { Market } from './market.js';
+import { DAY_MS } from '../time/days.js';
 
-const DAY_MS = 86_400_000;
 /** The day-boundary rebuild runs this long into the new UTC day, so that it never lands just before. */
 const DAY_MARGIN_MS = 1_000;
 /** First retry of a failed rebuild; each further failure doubles it, up to MAX_RETRY_MS. */

@@ -3,7 +3,8 @@
 import type { Selectable } from 'kysely';
 import type { EndpointId } from '../config.js';
 import type { AccountTable, ObservationTable, PlanTable } from './schema.js';
-import type { Account, ObservationRow, Plan } from './store.js';
+import type { Figure } from '../blend/inputs.js';
+import type { Account, Plan } from './store.js';
 
 export const toPlan = (r: Selectable<PlanTable>): Plan => ({
   id: r.id,
@@ -22,7 +23,7 @@ export const toAccount = (r: Omit<Selectable<AccountTable>, 'refilled_period'>):
   createdAt: r.created_at,
 });
 
-export const toObservation = (r: Selectable<ObservationTable>): ObservationRow => ({
+export const toObservation = (r: Selectable<ObservationTable>): Figure => ({
   source: r.source,
   quote: r.quote,
   date: r.date,

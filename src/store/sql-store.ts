@@ -13,8 +13,9 @@ import { sourcePeriods } from './period-sql.js';
 import { migrations } from './migrations/index.js';
 import { toAccount, toObservation, toPlan } from './rows.js';
 import type { Database } from './schema.js';
+import type { Figure } from '../blend/inputs.js';
 import type {
-  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, ObservationRow, PeriodRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
+  Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, PeriodRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
   LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
 
@@ -178,7 +179,7 @@ export class SqlStore implements Store {
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 
-  async previousRates(source: string, date: string): Promise<ObservationRow[]> {
+  async previousRates(source: string, date: string): Promise<Figure[]> {
     const rows = await this.db
       .selectFrom('observations as o')
       .innerJoin(
@@ -196,9 +197,9 @@ export class SqlStore implements Store {
     return Number(r?.v ?? 0);
   }
 
-  async recentObservations(days: number): Promise<ObservationRow[]> {
+  async recentObservations(days: number): Promise<Figure[]> {
     const newest = await this.db.selectFrom('observations').select(['source', sql<string>`max(date)`.as('newest')]).groupBy('source').execute();
-    const out: ObservationRow[] = [];
+    const out: Figure[] = [];
     for (const { source, newest: date } of newest) {
       const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', addDays(date, -days)).execute();
       for (const r of rows) out.push(toObservation(r));
@@ -254,12 +255,12 @@ export class SqlStore implements Store {
 
   // Materialised history (issue 14): SQL in history-sql.ts.
 
-  async observationsBetween(from: string, to: string): Promise<ObservationRow[]> {
+  async observationsBetween(from: string, to: string): Promise<Figure[]> {
     const rows = await this.db.selectFrom('observations').selectAll().where('date', '>=', from).where('date', '<=', to).orderBy('date').execute();
     return rows.map(toObservation);
   }
 
-  async sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]> {
+  async sourceObservationsBetween(source: string, from: string, to: string): Promise<Figure[]> {
     const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', from).where('date', '<=', to).orderBy('date').orderBy('quote').execute();
     return rows.map(toObservation);
   }

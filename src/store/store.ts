@@ -1,7 +1,7 @@
 // The one storage interface. Two engines implement it (SQLite embedded, PostgreSQL for scale-out);
 // `store.contract.ts` is the suite both must pass. Routes and commands see only this.
 import type { EndpointId } from '../config.js';
-import type { Direction } from '../sources/types.js';
+import type { Figure } from '../blend/inputs.js';
 
 export interface Plan {
   id: string;
@@ -42,20 +42,8 @@ export interface ChargeRequest {
   cost: number;
 }
 
-export interface ObservationRow {
-  source: string;
-  quote: string;
-  date: string;
-  /** Per 1 unit, published direction, exact decimal text. */
-  rate: string;
-  direction: Direction;
-  unit: number;
-  table: string;
-  storedAt: string;
-}
-
 /** A period rate (D21) as stored: in force from `validFrom` to `validTo`, both inclusive. */
-export interface PeriodRow extends Omit<ObservationRow, 'date'> {
+export interface PeriodRow extends Omit<Figure, 'date'> {
   validFrom: string;
   validTo: string;
 }
@@ -65,7 +53,7 @@ export interface SnapshotInput {
   name: string;
   sha256: string;
   /** Fixings; or, every row with `validTo`, period rates whose `date` is the first day in force. */
-  rows: (Omit<ObservationRow, 'source' | 'storedAt'> & { validTo?: string })[];
+  rows: (Omit<Figure, 'source' | 'storedAt'> & { validTo?: string })[];
   at: string;
 }
 
@@ -218,10 +206,10 @@ export interface Store {
   /** Health of every source that has data or has been fetched. */
   sourceHealth(): Promise<SourceHealth[]>;
   /** The newest stored figure per currency of a source dated before `date` (for the jump rule). */
-  previousRates(source: string, date: string): Promise<ObservationRow[]>;
+  previousRates(source: string, date: string): Promise<Figure[]>;
 
   /** Every source's observations from `days` calendar days before its own newest date onward. */
-  recentObservations(days: number): Promise<ObservationRow[]>;
+  recentObservations(days: number): Promise<Figure[]>;
 
   // Usage, request limits and the monthly refill (issue 6).
   /** Adds a batch of usage counts, all or nothing. */
@@ -254,9 +242,9 @@ export interface Store {
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   // Materialised history (issue 14): SQL in history-sql.ts.
   /** Every observation dated from `from` to `to` inclusive, by date. */
-  observationsBetween(from: string, to: string): Promise<ObservationRow[]>;
+  observationsBetween(from: string, to: string): Promise<Figure[]>;
   /** One source's observations dated from `from` to `to` inclusive, by date then currency. */
-  sourceObservationsBetween(source: string, from: string, to: string): Promise<ObservationRow[]>;
+  sourceObservationsBetween(source: string, from: string, to: string): Promise<Figure[]>;
   /** One source's period rates (D21) in force on some day of `from..to` (inclusive), by first day
    *  then currency; one that starts later (an amendment) overrides it from its own first day. */
   sourcePeriods(source: string, from: string, to: string): Promise<PeriodRow[]>;

@@ -14,7 +14,8 @@ let dayEnd = -1;
 let dayText = '';
 
 /** The UTC day of `d` (YYYY-MM-DD). Requests ask this on every call and the answer changes once a day,
- *  so the last day's bounds and text are kept. */
+ *  so the last day's bounds and text are kept: module-level, as a memo of a pure function that any
+ *  caller may share (a different day only recomputes). */
 export function utcDay(d: Date): string {
   const t = d.getTime();
   // Written so that an invalid date (NaN) recomputes, and throws in toISOString as it always did.

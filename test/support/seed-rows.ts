@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Decimal } from '../../src/money/decimal.js';
-import type { ObservationRow } from '../../src/store/store.js';
+import type { Figure } from '../../src/blend/inputs.js';
 
 type Row = readonly [date: string, quote: string, rate: string, unit: number, direction: 'direct' | 'indirect', table: string, validTo?: string];
 
-export function seedRows(): ObservationRow[] {
-  const rows: ObservationRow[] = [];
+export function seedRows(): Figure[] {
+  const rows: Figure[] = [];
   const push = (source: string, [date, quote, rate, unit, direction, table, validTo]: Row) =>
     validTo === undefined && rows.push({ source, quote, date, rate: unit === 1 ? rate : new Decimal(rate).div(unit).toString(), unit, direction, table, storedAt: '' });
   const text = gunzipSync(readFileSync(new URL('../../seed/history.tsv.gz', import.meta.url))).toString('utf8');

@@ -9,7 +9,7 @@ import { entity, type Entity } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { bankTableOn } from '../../history/bank-day.js';
-import { LOOKBACK_DAYS } from '../../history/day.js';
+import { LOOKBACK_DAYS } from '../../blend/freshness.js';
 import { bankSource } from '../bank-source.js';
 import type { RouteDeps } from '../deps.js';
 import { dayParam } from '../history-params.js';

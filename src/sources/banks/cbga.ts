@@ -3,10 +3,10 @@
 // are quoted per 100 or per 5,000 units without saying so (see HIDDEN_UNITS).
 import { type FeedRequest, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, parseJson } from '../read.js';
+import { DAY_MS } from '../../time/days.js';
 
 const CODE = 'CBGA';
 const fail: (message: string) => never = failFor(CODE);
-const DAY_MS = 86_400_000;
 
 // The 32 series of the bank's table, less DKK, whose series is a constant 1 (not a rate), and the
 // non-ISO WAUA. Each series is a separate request, so the list is what we ask for.

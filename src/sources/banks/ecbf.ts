@@ -5,12 +5,12 @@ import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor, isIsoDate, isoCode, parseXml, xmlParser } from '../read.js';
 import { monthNumber } from '../months.js';
 import { unzip } from '../unzip.js';
+import { DAY_MS } from '../../time/days.js';
 
 const CODE = 'ECBF';
 // eurofxref-daily.xml, eurofxref-hist(-90d).xml, eurofxref.zip, eurofxref-hist.zip, and recorded copies
 // named with their date (eurofxref-2026-04-13.csv, eurofxref-hist-90d-2025-04-04.xml).
 const NAME = /^eurofxref(-daily|-hist(-90d)?)?(-\d{4}-\d{2}-\d{2})?\.(xml|csv|zip)$/;
-const DAY_MS = 86_400_000;
 // The daily XML holds the last fixing only, the 90-day XML the last 90 calendar days; anything longer
 // needs the whole history, of which the ZIP (0.6 MB) is the smallest form.
 const DAILY_SPAN_DAYS = 3;
