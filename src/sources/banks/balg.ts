@@ -68,6 +68,8 @@ export const source: SyncSource = {
   // SOURCE.md names no terms; this is the page the bank publishes the workbook on.
   termsUrl: 'https://www.bank-of-algeria.dz/donnees-historiques/',
   terms: 'unknown',
+  // www.bank-of-algeria.dz serves its leaf without the DigiCert intermediate (LIVE-DRIFT.md).
+  tlsIntermediates: ['digicert-global-g2-tls-rsa-sha256-2020-ca1.pem'],
   // The recorded hub page is complete (A); the workbook was trimmed upstream (B): the lower grade.
   grade: 'B',
   accepts(name) {

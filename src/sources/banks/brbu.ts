@@ -68,6 +68,8 @@ export const source: Source = {
   // No terms of use are published; the bulletin index stands in.
   termsUrl: 'https://www.brb.bi/en/affichagetoustauxchange',
   terms: 'unknown',
+  // www.brb.bi serves its leaf without the RapidSSL intermediate (LIVE-DRIFT.md).
+  tlsIntermediates: ['rapidssl-tls-rsa-ca-g1.pem'],
   accepts(name) {
     return NAME.test(name);
   },
