@@ -28,18 +28,18 @@ export function intermediatesOf(source: Pick<Source, 'code' | 'tlsIntermediates'
   });
 }
 
+export const DEFAULT_ROOTS: readonly string[] = rootCertificates;
+
 const agents = new Map<string, Agent>();
 
 /** A connection pool trusting `roots` plus `extras`, one per distinct set, kept for reuse. */
 export function agentTrusting(roots: readonly string[], extras: readonly string[]): Dispatcher {
-  const ca = [...roots, ...extras];
-  const key = ca.join('\n');
+  // Node's roots are one fixed list: keyed by the extras alone, no 200 kB key per request.
+  const key = `${roots === DEFAULT_ROOTS ? 'node' : roots.join('\n')}\0${extras.join('\n')}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({ connect: { ca } });
+    agent = new Agent({ connect: { ca: [...roots, ...extras] } });
     agents.set(key, agent);
   }
   return agent;
 }
-
-export const DEFAULT_ROOTS: readonly string[] = rootCertificates;
