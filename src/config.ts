@@ -36,6 +36,9 @@ export interface Config {
   sourceKeys: Record<string, string>;
   /** KURS_FEED_MAX_BYTES: the largest feed answer accepted, over every source's own limit. */
   feedMaxBytes?: number;
+  /** KURS_USER_AGENT: the User-Agent feeds are fetched with, in place of Kurs's own (a source that
+   *  declares its own still sends that: src/sources/http.ts). */
+  userAgent?: string;
   limits: Limits;
   /** Points meter: `batch` (group commit, default) or `direct` (one UPDATE per request). */
   meter: 'batch' | 'direct';
@@ -162,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   if (meter !== 'batch' && meter !== 'direct') problems.push(`KURS_METER must be "batch" or "direct", got ${JSON.stringify(meter)}`);
 
   const corsRaw = (env.KURS_CORS_ORIGINS ?? '').trim();
+  const userAgent = env.KURS_USER_AGENT?.trim();
+  // A header value: printable ASCII, so that no line break can smuggle in a header of its own.
+  if (userAgent !== undefined && userAgent !== '' && !/^[\x20-\x7e]{1,512}$/.test(userAgent)) problems.push('KURS_USER_AGENT must be printable ASCII, at most 512 characters');
   const corsOrigins = corsRaw === '' || corsRaw === '*' ? '*' : corsRaw.split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of corsOrigins === '*' ? [] : corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`KURS_CORS_ORIGINS holds origins like https://app.example.com (scheme, host, optional port; no path), got ${JSON.stringify(origin)}`);
@@ -190,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     sourceUrls,
     sourceKeys,
     ...(env.KURS_FEED_MAX_BYTES ? { feedMaxBytes: integer('KURS_FEED_MAX_BYTES', 0, 1024, 2 ** 31) } : {}),
+    ...(userAgent ? { userAgent } : {}),
     limits,
     meter: meter === 'direct' ? 'direct' : 'batch',
     keyCacheMs: integer('KURS_KEY_CACHE_MS', DEFAULT_KEY_CACHE_MS, 0, 600_000),

@@ -140,7 +140,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
       if (historyLoaded.settled) historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
-        scheduler = new Scheduler({ store, sources, http: createHttpClient({ maxBytes: config.feedMaxBytes }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
+        scheduler = new Scheduler({ store, sources, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
         scheduler.start();
         app.log.info('this instance is the ingester');
       } else if (!leader && scheduler) {

@@ -64,7 +64,7 @@ export function dataCommands(program: Command): void {
           }
           return report;
         }
-        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date() };
+        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), now: () => new Date() };
         const results = await Promise.all(sources.map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {

@@ -4,6 +4,7 @@
 // the URL (or the request's name) so that `parse` sees what it was asked for.
 import { hostRules, sameHost, type Resolve } from './hosts.js';
 import { DEFAULT_FEED_MAX_BYTES, HttpError, type HttpClient } from './http.js';
+import { intermediatesOf } from './tls.js';
 import type { FeedRequest, FetchWindow, FollowedPage, Payload, RequestContext, Source } from './types.js';
 
 /** Pages followed in a row before the next requests; no feed we know needs more than two. */
@@ -52,7 +53,12 @@ function cookieToItsHost(request: FeedRequest, page: FollowedPage): FeedRequest 
 /** `resolve` answers DNS for the host rules; tests pass their own so that no real resolver is asked. */
 export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache, resolve?: Resolve): Promise<Payload[]> {
   const payloads: Payload[] = [];
-  const limits = { maxBytes: source.maxBytes ?? DEFAULT_FEED_MAX_BYTES, allow: hostRules(source, ctx, resolve) };
+  const limits = {
+    maxBytes: source.maxBytes ?? DEFAULT_FEED_MAX_BYTES,
+    allow: hostRules(source, ctx, resolve),
+    ...(source.headers ? { headers: source.headers } : {}),
+    ...(source.tlsIntermediates ? { intermediates: intermediatesOf(source) } : {}),
+  };
   const run = async (requests: FeedRequest[], depth: number): Promise<void> => {
     for (const request of requests) {
       // A step's body is needed every time: a 304 would leave nothing to follow.

@@ -1,8 +1,12 @@
-// The one HTTP client every feed goes through: a timeout on every request, a fixed User-Agent,
-// retries with backoff on 429/5xx and network errors, every other non-2xx an error. An answer is
+// The one HTTP client every feed goes through: a timeout on every request, a User-Agent (ours, the
+// operator's, or the source's own), per-source headers and TLS intermediates (D25), retries with
+// backoff on 429/5xx and network errors, every other non-2xx an error. An answer is
 // bounded (docs/reliability.md#feed-limits): its body is counted as it streams and cut at the limit,
 // redirects are followed by hand, at most MAX_REDIRECTS, each one past the caller's host check.
+import { fetch as fetchTrusting } from 'undici';
+import { VERSION } from '../version.js';
 import type { HostCheck } from './hosts.js';
+import { agentTrusting, DEFAULT_ROOTS } from './tls.js';
 import type { FeedRequest } from './types.js';
 
 /** About four times the largest payload a bank sends today (the ECB's 1.9 MB history CSV). */
@@ -10,7 +14,14 @@ export const DEFAULT_FEED_MAX_BYTES = 8 * 1024 * 1024;
 export const MAX_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export const USER_AGENT = 'Kurs/0.1 (+https://github.com/kurs-rates/kurs; exchange-rate service)';
+/** package.json names no repository; this is the address Kurs's User-Agent has always given. */
+export const PROJECT_URL = 'https://github.com/kurs-rates/kurs';
+/** The form CDNs in front of several banks let through (BCT, CBS, CBL: LIVE-DRIFT.md), where they
+ *  refuse a library's agent: a browser's prefix, then who is asking and where to read about it. */
+export const USER_AGENT = `Mozilla/5.0 (compatible; Kurs/${VERSION}; +${PROJECT_URL})`;
+/** For the few sources whose firewall wants a browser, not a compatible agent (CBE's F5, SBP's
+ *  Cloudflare, the BoE database): the one the peer sends CBE. */
+export const BROWSER_USER_AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -31,6 +42,11 @@ export interface HttpOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The operator's limit (KURS_FEED_MAX_BYTES): wins over every source's own. */
   maxBytes?: number;
+  /** The operator's User-Agent (KURS_USER_AGENT) in place of USER_AGENT; a source's own still wins. */
+  userAgent?: string;
+  /** The roots trusted (default: Node's, `tls.rootCertificates`); tests pass their own. Given, every
+   *  request trusts exactly these plus the source's intermediates. */
+  roots?: readonly string[];
 }
 
 /** What one fetch may do, set per source by fetchSource. */
@@ -39,6 +55,10 @@ export interface FeedLimits {
   maxBytes?: number;
   /** Asked before the first request and before each redirect is followed. */
   allow?: HostCheck;
+  /** The source's own headers (Source.headers): over the defaults, under the request's. */
+  headers?: Readonly<Record<string, string>>;
+  /** The source's intermediate certificates (PEM), trusted with the roots for its requests only. */
+  intermediates?: readonly string[];
 }
 
 export interface HttpResponse {
@@ -61,6 +81,7 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
   const retries = opts.retries ?? 3;
   const backoffMs = opts.backoffMs ?? 1_000;
   const sleep = opts.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const defaults = { 'user-agent': opts.userAgent ?? USER_AGENT, accept: '*/*' };
 
   return async (request, limits = {}) => {
     const shown = redactUrl(request.url);
@@ -70,7 +91,8 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
       let retryAfterMs: number | undefined;
       let problem: string;
       try {
-        const res = await follow(request, limits.allow, AbortSignal.timeout(timeoutMs));
+        const send = sender(opts.roots, limits.intermediates ?? []);
+        const res = await follow(send, { ...request, headers: merged(defaults, limits.headers, request.headers) }, limits.allow, AbortSignal.timeout(timeoutMs));
         status = res.status;
         const validators = {
           ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}),
@@ -88,7 +110,7 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
         if (!RETRYABLE(status)) throw new HttpError(shown, status, problem);
       } catch (err) {
         if (err instanceof HttpError) throw err;
-        problem = `${(err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (err as Error).message} fetching ${shown}`;
+        problem = `${(err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : networkProblem(err as Error)} fetching ${shown}`;
       }
       if (attempt >= retries) throw new HttpError(shown, status, `${problem} (after ${attempt + 1} attempts)`);
       await sleep(retryAfterMs ?? backoffMs * 2 ** attempt);
@@ -96,16 +118,37 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
   };
 }
 
+/** Header sets merged by lower-cased name, the later winning: `User-Agent` replaces `user-agent`. */
+const merged = (...sets: (Readonly<Record<string, string>> | undefined)[]): Record<string, string> =>
+  Object.fromEntries(sets.flatMap((set) => Object.entries(set ?? {}).map(([k, v]) => [k.toLowerCase(), v])));
+
+type Send = (url: URL, init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal; redirect: 'manual' }) => Promise<Response>;
+
+/** Node's fetch where the default roots do; otherwise undici's, through a pool that trusts the
+ *  roots plus the source's intermediates (Node's own fetch takes no trust settings). */
+function sender(roots: readonly string[] | undefined, intermediates: readonly string[]): Send {
+  if (roots === undefined && intermediates.length === 0) return fetch;
+  const dispatcher = agentTrusting(roots ?? DEFAULT_ROOTS, intermediates);
+  return async (url, init) => (await fetchTrusting(url, { ...init, dispatcher })) as unknown as Response;
+}
+
+/** "fetch failed" says nothing: the cause (a TLS verdict, a reset, a refused connection) does. */
+function networkProblem(err: Error): string {
+  const cause = err.cause as (Error & { code?: string }) | undefined;
+  if (!(cause instanceof Error)) return err.message;
+  return `${err.message}: ${cause.code && !cause.message.includes(cause.code) ? `${cause.code} ` : ''}${cause.message}`;
+}
+
 /** Sends `request`, following up to MAX_REDIRECTS redirects as a browser would, each past `allow`. */
-async function follow(request: FeedRequest, allow: HostCheck | undefined, signal: AbortSignal): Promise<Response> {
+async function follow(send: Send, request: FeedRequest, allow: HostCheck | undefined, signal: AbortSignal): Promise<Response> {
   let url = new URL(request.url);
   let method = request.method ?? 'GET';
   let body = request.body;
-  let headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: '*/*', ...request.headers };
+  let headers: Record<string, string> = { ...request.headers };
   for (let hop = 0; ; hop++) {
     const refused = await allow?.(url);
     if (refused) throw new HttpError(redactUrl(url.href), undefined, `refused to fetch ${redactUrl(url.href)}: ${refused}`);
-    const res = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
+    const res = await send(url, { method, headers, body, signal, redirect: 'manual' });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || location === null) return res;
     await res.body?.cancel();

@@ -107,6 +107,13 @@ export interface Source {
   /** Hosts besides those of `baseUrl` and `feedUrl` that the bank's pages or redirects really use;
    *  no other host is fetched (docs/reliability.md#host-rules). */
   extraHosts?: readonly string[];
+  /** Headers every request of the source sends, over the client's defaults (User-Agent, accept anything)
+   *  and under a request's own: what the bank's firewall or CDN wants (a browser's User-Agent, an
+   *  `origin`). Lower-case names. Docs: configuration.md#per-source-headers-and-tls (D25). */
+  headers?: Readonly<Record<string, string>>;
+  /** Intermediate certificates (file names in certs/) the bank's server leaves out of its chain;
+   *  trusted, with Node's roots, for this source's requests only (D25). */
+  tlsIntermediates?: readonly string[];
   /** Largest answer accepted, in bytes, where the feed is legitimately larger than the default
    *  (DEFAULT_FEED_MAX_BYTES); KURS_FEED_MAX_BYTES overrides both. */
   maxBytes?: number;

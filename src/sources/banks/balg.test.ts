@@ -75,6 +75,25 @@ describe('BALG recorded payloads', () => {
     assert.throws(() => source.follow!(bare, window, { base }), /links no Cotation-DZD-2000/);
   });
 
+  test('a workbook renamed with a prefix (after 2026-10-02; its new name is not known) is still found and fetched', async () => {
+    // The recorded hub with the daily workbook's name given a prefix: an example of the form, not the real name.
+    const renamed = '/stoodroa/2026/11/BA-Cotation-DZD-2000-2026-journalier.xlsx';
+    const hub = readFileSync(new URL(HUB, DIR), 'utf8').replace('/stoodroa/2026/05/Cotation-DZD-2000-2026-journalier.xlsx', renamed);
+    assert.ok(!hub.includes('/Cotation-DZD-2000-2026-journalier.xlsx'));
+    const server = await startFeedServer({
+      '/donnees-historiques/': { body: hub, contentType: 'text/html; charset=UTF-8' },
+      [renamed]: { body: readFileSync(new URL(BOOK, DIR)) },
+    });
+    try {
+      const payloads = await fetchSource(source, { from: '2026-03-02', to: '2026-03-06' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/donnees-historiques/', renamed]);
+      assert.ok(source.accepts(payloads[0]!.name), payloads[0]!.name);
+      assert.deepEqual(source.parse(payloads[0]!), workbook());
+    } finally {
+      await server.close();
+    }
+  });
+
   test('round trip through a local feed server: the hub, then the workbook', async () => {
     const server = await startFeedServer({
       '/donnees-historiques/': { body: readFileSync(new URL(HUB, DIR)), contentType: 'text/html; charset=UTF-8' },

@@ -11,9 +11,10 @@ const CODE = 'BALG';
 const TITLE = /^(?:(\d+) )?([A-Z]{3,4}) \/ DZD$/;
 // The title spells the euro out; the other titles are ISO codes.
 const LABELS: Readonly<Record<string, string>> = { EURO: 'EUR' };
-// …/stoodroa/YYYY/MM/Cotation-DZD-2000-YYYY-journalier.xlsx (live), boa-Cotation-DZD-…xlsx
-// (recorded workbook), …/donnees-historiques/ or boa-donnees-historiques-….html (the hub page).
-const NAME = /(^|[/-])Cotation-DZD-2000-\d{4}-journalier(-[^/]*)?\.xlsx$|\/donnees-historiques\/?$|(^|\/)boa-donnees-historiques-[^/]*\.html$/;
+// …/stoodroa/YYYY/MM/Cotation-DZD-2000-YYYY-journalier.xlsx (live; after 2026-10-02 with a prefix
+// whose form is not known), boa-Cotation-DZD-…xlsx (recorded workbook), …/donnees-historiques/ or
+// boa-donnees-historiques-….html (the hub page).
+const NAME = /Cotation-DZD-2000-\d{4}-journalier[^/]*\.xlsx$|\/donnees-historiques\/?$|(^|\/)boa-donnees-historiques-[^/]*\.html$/;
 
 const fail: (message: string) => never = failFor(CODE);
 
@@ -68,6 +69,8 @@ export const source: SyncSource = {
   // SOURCE.md names no terms; this is the page the bank publishes the workbook on.
   termsUrl: 'https://www.bank-of-algeria.dz/donnees-historiques/',
   terms: 'unknown',
+  // www.bank-of-algeria.dz serves its leaf without the DigiCert intermediate (LIVE-DRIFT.md).
+  tlsIntermediates: ['digicert-global-g2-tls-rsa-sha256-2020-ca1.pem'],
   // The recorded hub page is complete (A); the workbook was trimmed upstream (B): the lower grade.
   grade: 'B',
   accepts(name) {
@@ -91,8 +94,9 @@ export const source: SyncSource = {
     return [{ url: `${ctx.base}/donnees-historiques/`, follow: true }];
   },
   follow(page: FollowedPage, _window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // The hub also links annual averages and the old 2022 workbook: only the consolidated daily one.
-    const link = /href="([^"]*\/Cotation-DZD-2000-\d{4}-journalier\.xlsx)"/.exec(page.body.toString('utf8'))?.[1];
+    // The hub also links annual averages and the old 2022 workbook: only the consolidated daily one,
+    // whatever the bank puts before or after its name (it added a prefix after 2026-10-02: the peer).
+    const link = /href="([^"]*\/[^"/]*Cotation-DZD-2000-\d{4}-journalier[^"/]*\.xlsx)"/.exec(page.body.toString('utf8'))?.[1];
     if (link === undefined) fail(`${page.name} links no Cotation-DZD-2000-…-journalier workbook`);
     return [{ url: linkOn(link, page, source.baseUrl, ctx) }];
   },

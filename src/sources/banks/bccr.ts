@@ -52,6 +52,8 @@ export const source: SyncSource = {
   baseUrl: 'https://apim.bccr.fi.cr/SDDE/api',
   termsUrl: 'https://sdd.bccr.fi.cr/es/IndicadoresEconomicos/Inicio/TerminosDeUso',
   terms: 'unknown',
+  // The API answers the bank's own site, which a browser names in Origin (the peer, since 2026-04).
+  headers: { origin: 'https://sdd.bccr.fi.cr' },
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

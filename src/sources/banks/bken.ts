@@ -1,5 +1,6 @@
 // Bank of England daily spot rates (4pm London) from the Interactive Database (IADB) as CSV: one
 // column per series, headed by its code (UsingCodes=Y); every figure is foreign units per 1 GBP.
+import { BROWSER_USER_AGENT } from '../http.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { csvCells } from '../csv.js';
 import { decimalOf, decodeText, failFor } from '../read.js';
@@ -54,6 +55,8 @@ export const source: SyncSource = {
   terms: 'attribution',
   // The Bank's terms allow reuse of its statistics provided the Bank of England is acknowledged as the source.
   attribution: 'Source: Bank of England',
+  // The IADB database refuses some non-browser agents (docs/sources.md, and the peer).
+  headers: { 'user-agent': BROWSER_USER_AGENT },
   accepts(name) {
     return NAME.test(name);
   },

@@ -80,30 +80,52 @@ describe('BRBU recorded payloads', () => {
     await assert.rejects(parseFile(INDEX), (err) => err instanceof NoPublication && /bulletin index/.test(err.message));
   });
 
-  test('requests the bulletin of every weekday and reads what a feed server sends back', async () => {
+  test('reads the bulletins\' links from the index, and fetches those of the window', async () => {
     const window = { from: '2026-05-18', to: '2026-05-22' };
     const at = (d: string) => `/sites/default/files/2026-05/Cours%20de%20change%20du%20${d}-05-2026.pdf`;
-    assert.deepEqual(
-      source.requests({ from: '2026-03-02', to: '2026-03-06' }, { base: 'http://127.0.0.1:1', key: 'k' }),
-      ['02', '03', '04', '05', '06'].map((d) => ({ url: `http://127.0.0.1:1/sites/default/files/2026-03/Cours%20de%20change%20du%20${d}-03-2026.pdf`, optional: true })),
-    );
-    const requests = source.requests(window, { base: source.baseUrl });
-    assert.equal(requests[2]!.url, `https://www.brb.bi${at('20')}`);
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    const base = 'http://127.0.0.1:1';
+    assert.deepEqual(source.requests(window, { base, key: 'k' }), [{ url: `${base}/en/affichagetoustauxchange`, follow: true }]);
+    const index = { name: `${base}/en/affichagetoustauxchange`, url: `${base}/en/affichagetoustauxchange`, body: readFileSync(new URL(INDEX, DIR)) };
+    // The recorded index links 22 May back to 4 May: the window's five, newest first, on the base.
+    assert.deepEqual(source.follow!(index, window, { base }), ['22', '21', '20', '19', '18'].map((d) => ({ url: `${base}${at(d)}` })));
+    for (const r of source.follow!(index, window, { base })) assert.ok(source.accepts(r.name ?? r.url), r.url);
+    // A name with a suffix (a reissued bulletin) is read from the link, not guessed.
+    const suffixed = { ...index, body: Buffer.from(readFileSync(new URL(INDEX, DIR), 'utf8').replace('du%2020-05-2026.pdf', 'du%2020-05-2026_0.pdf')) };
+    assert.equal(source.follow!(suffixed, window, { base })[2]!.url, `${base}/sites/default/files/2026-05/Cours%20de%20change%20du%2020-05-2026_0.pdf`);
+    assert.throws(() => source.follow!({ ...index, body: Buffer.from('<html><body>Maintenance</body></html>') }, window, { base }), /links no "Cours de change du DD-MM-YYYY" bulletin/);
 
-    // Two of the five bulletins are served; the other days answer 404 and count as no bulletin.
+    // The index, then the two bulletins of the window the server has; the index names only those.
     const server = await startFeedServer({
+      '/en/affichagetoustauxchange': { body: readFileSync(new URL(INDEX, DIR)), contentType: 'text/html' },
       [at('20')]: { body: readFileSync(new URL(pdf('20'), DIR)), contentType: 'application/pdf' },
       [at('22')]: { body: readFileSync(new URL(pdf('22'), DIR)), contentType: 'application/pdf' },
     });
     try {
-      const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
-      const read = (await Promise.all(payloads.map((p) => source.parse(p)))).flat();
-      assert.deepEqual(read, [...(await parseFile(pdf('20'))), ...(await parseFile(pdf('22')))]);
-      assert.equal(server.requests.length, 5);
+      const payloads = await fetchSource(source, { from: '2026-05-20', to: '2026-05-20' }, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
+      assert.deepEqual((await Promise.all(payloads.map((p) => source.parse(p)))).flat(), await parseFile(pdf('20')));
+      assert.deepEqual(server.requests.map((r) => r.url), ['/en/affichagetoustauxchange', at('20')]);
     } finally {
       await server.close();
     }
+  });
+
+  test('a window older than the page follows the next pages, then asks where older bulletins usually are', () => {
+    const base = 'http://127.0.0.1:1';
+    const body = readFileSync(new URL(INDEX, DIR));
+    const window = { from: '2026-04-28', to: '2026-05-05' };
+    const first = { name: 'index', url: `${base}/en/affichagetoustauxchange`, body };
+    // This page's 4 and 5 May, and page 1 for the rest.
+    assert.deepEqual(source.follow!(first, window, { base }), [
+      { url: `${base}/sites/default/files/2026-05/Cours%20de%20change%20du%2005-05-2026.pdf` },
+      { url: `${base}/sites/default/files/2026-05/Cours%20de%20change%20du%2004-05-2026.pdf` },
+      { url: `${base}/en/affichagetoustauxchange?page=1`, follow: true },
+    ]);
+    // The last page that may be followed (MAX_FOLLOW_DEPTH in a row): the older weekdays at their usual path.
+    const last = { name: 'index', url: `${base}/en/affichagetoustauxchange?page=2`, body: Buffer.from(body.toString('utf8').replace('?page=1"', '?page=3"')) };
+    const usual = (month: string, dmy: string) => ({ url: `${base}/sites/default/files/${month}/Cours%20de%20change%20du%20${dmy}.pdf`, optional: true });
+    assert.deepEqual(source.follow!(last, window, { base }).slice(2), [usual('2026-04', '28-04-2026'), usual('2026-04', '29-04-2026'), usual('2026-04', '30-04-2026'), usual('2026-05', '01-05-2026')]);
+    // A window this page covers follows nothing further.
+    assert.ok(source.follow!(first, { from: '2026-05-04', to: '2026-05-22' }, { base }).every((r) => !r.follow));
   });
 });
 

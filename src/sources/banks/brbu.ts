@@ -2,7 +2,9 @@
 // ("COURS OFFICIELS DES CHANGES AU COMPTANT APPLIQUES PAR LA B.R.B", "EN DATE DU 20 MAI 2026"), rows
 // "1 Dollar USA 2965,9907 2989,9100 3013,8293" under Acheteur / Cours moyen jour / Vendeur.
 import { extractText, getDocumentProxy } from 'unpdf';
-import { NoPublication, type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
+import { MAX_FOLLOW_DEPTH } from '../fetch.js';
+import { linkOn } from '../follow.js';
+import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type Source } from '../types.js';
 import { decimalOf, failFor, toDmy, windowDays } from '../read.js';
 import { monthNumber } from '../months.js';
 
@@ -40,6 +42,10 @@ const ROW = /^1\s+(.+?)\*?\s+(\d+[.,]\d+)\s+(\d+[.,]\d+)\s+(\d+[.,]\d+)$/;
 // index page that links them, affichagetoustauxchange.
 const NAME = /(Cours(%20|\s|-)de(%20|\s|-)change|cours-de-change)[^/]*\.pdf$|(^|[/-])affichagetoustauxchange([-_.?/]|$)/i;
 
+const INDEX = '/en/affichagetoustauxchange';
+// A bulletin's link on the index, as the peer reads it: upload month, then the day, then any suffix.
+const LINK = /href="([^"]*\/sites\/default\/files\/\d{4}-\d{2}\/Cours%20de%20change%20du%20(\d{2})-(\d{2})-(\d{4})[^"]*\.pdf)"/g;
+
 const plain = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
 async function textOf(payload: Payload): Promise<string> {
@@ -68,6 +74,8 @@ export const source: Source = {
   // No terms of use are published; the bulletin index stands in.
   termsUrl: 'https://www.brb.bi/en/affichagetoustauxchange',
   terms: 'unknown',
+  // www.brb.bi serves its leaf without the RapidSSL intermediate (LIVE-DRIFT.md).
+  tlsIntermediates: ['rapidssl-tls-rsa-ca-g1.pem'],
   accepts(name) {
     return NAME.test(name);
   },
@@ -94,12 +102,32 @@ export const source: Source = {
     if (observations.length === 0) fail(`${payload.name} holds no rate rows`);
     return observations;
   },
-  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    // Each bulletin sits at a predictable path under its upload month; a weekday without one is a 404.
-    // (The index lists the same files, but reading it first would take a second round trip.)
-    return windowDays(window, { weekdaysOnly: true }).map((day) => ({
-      url: `${ctx.base}/sites/default/files/${day.slice(0, 7)}/Cours%20de%20change%20du%20${toDmy(day, '-')}.pdf`,
-      optional: true,
-    }));
+  // The index first: it links each bulletin under its upload month, with whatever name it was
+  // given (the peer met suffixes), newest first, 14 or so to a page.
+  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    return [{ url: `${ctx.base}${INDEX}`, follow: true }];
+  },
+  // The window's bulletins this page links; then the next page while the window reaches past this
+  // one's oldest bulletin. Pages followed in a row are bounded (MAX_FOLLOW_DEPTH): past the last one
+  // that may be read, the older days' bulletins are asked for where they usually are.
+  follow(page: FollowedPage, window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const html = page.body.toString('utf8');
+    const linked = new Map<string, string>();
+    for (const m of html.matchAll(LINK)) {
+      const day = `${m[4]}-${m[3]}-${m[2]}`;
+      if (!linked.has(day)) linked.set(day, m[1]!);
+    }
+    if (linked.size === 0) fail(`${page.name} links no "Cours de change du DD-MM-YYYY" bulletin`);
+    const requests: FeedRequest[] = [...linked]
+      .filter(([day]) => day >= window.from && day <= window.to)
+      .map(([, link]) => ({ url: linkOn(link, page, source.baseUrl, ctx) }));
+    const oldest = [...linked.keys()].sort()[0]!;
+    if (oldest <= window.from) return requests;
+    const number = Number(/[?&]page=(\d+)/.exec(page.url)?.[1] ?? 0);
+    const next = new RegExp(`href="([^"]*affichagetoustauxchange\\?page=${number + 1})"`).exec(html)?.[1];
+    if (next === undefined) return requests;
+    if (number + 1 < MAX_FOLLOW_DEPTH) return [...requests, { url: linkOn(next, page, source.baseUrl, ctx), follow: true }];
+    const older = windowDays({ from: window.from, to: oldest < window.to ? oldest : window.to }, { weekdaysOnly: true }).filter((day) => day < oldest);
+    return [...requests, ...older.map((day) => ({ url: `${ctx.base}/sites/default/files/${day.slice(0, 7)}/Cours%20de%20change%20du%20${toDmy(day, '-')}.pdf`, optional: true }))];
   },
 };

@@ -123,6 +123,10 @@ describe('CBEG edge cases', () => {
     assert.throws(() => parse(html), /not an XLSX workbook/);
   });
 
+  test("says when the page is the firewall's refusal (HTTP 200, \"Request Rejected\")", () => {
+    assert.throws(() => parse('<html><head><title>Request Rejected</title></head><body>The requested URL was rejected.</body></html>'), /firewall answered "Request Rejected"/);
+  });
+
   test('rejects a truncated payload', () => {
     const full = xlsx([46122, 'US Dollar', 53.1, 53.25]);
     assert.throws(() => parse(full.subarray(0, full.length - 100)), /truncated workbook/);

@@ -3,6 +3,7 @@
 // sell are published; the rate kept is their exact midpoint (see observation()).
 import { SSF } from '@e965/xlsx';
 import { Decimal } from '../../money/decimal.js';
+import { BROWSER_USER_AGENT } from '../http.js';
 import { NoPublication, type FeedRequest, type FetchWindow, type FollowedPage, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, firstSheetRows, toDmy } from '../read.js';
 import { hiddenFields, postBack } from '../follow.js';
@@ -83,10 +84,14 @@ export const source: SyncSource = {
   terms: 'unknown',
   // The disclaimer asks that the CBE be cited as the source of information distributed or reproduced.
   attribution: 'Source: Central Bank of Egypt',
+  // Its F5 firewall refuses a non-browser agent and a request without Origin (the peer, 2026-05 and 08).
+  headers: { 'user-agent': BROWSER_USER_AGENT, origin: 'https://www.cbe.org.eg' },
   accepts(name) {
     return NAME.test(name);
   },
   parse(payload: Payload): Observation[] {
+    // The firewall's refusal is an HTTP 200 page saying so (the peer, 2026-08): a fault, in its words.
+    if (payload.body.subarray(0, 8192).toString('latin1').includes('Request Rejected')) fail(`${payload.name} is not an XLSX workbook: the bank's firewall answered "Request Rejected"`);
     const rows = firstSheetRows(CODE, payload.name, payload.body, 'xlsx');
     // A merged, empty title row comes first; the data follow the column header.
     const head = rows.findIndex((r) => HEADER.every((h, i) => r[i] === h));

@@ -1,6 +1,7 @@
 // Central Bank of Turkmenistan official rates: one XML file per day (cbt.tm/kurs/YYYY/DDMMYYYY.xml).
 // `rate_tmt` is TMT per `multiplier` units (AMD per 100, IRR per 10,000); the manat is pegged at 3.5
 // per USD. Saturdays have a file, Sundays answer 404.
+import { BROWSER_USER_AGENT } from '../http.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, fromDmy, isIsoDate, isoCode, parseXml, unitOf, windowDays, xmlParser } from '../read.js';
 
@@ -35,6 +36,8 @@ export const source: SyncSource = {
   // SOURCE.md knows no terms page; this is the page that publishes the rates.
   termsUrl: 'https://cbt.tm/kurs/kurs_today_en.html',
   terms: 'unknown',
+  // cbt.tm answers 403 to non-browser agents (the peer's notes before it dropped the bank).
+  headers: { 'user-agent': BROWSER_USER_AGENT },
   grade: 'A',
   accepts(name) {
     return NAME.test(name);

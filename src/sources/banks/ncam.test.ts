@@ -59,39 +59,52 @@ describe('NCAM recorded payloads', () => {
     assert.deepEqual([...new Set(obs.map((o) => o.unit))].sort((a, b) => a - b), [1, 100, 1000]);
   });
 
-  test('reads the form page, then posts it per business day with its token and cookie', async () => {
+  test('visits the form page before each business day, then posts it with that page\'s token and cookie', async () => {
     const window = { from: '2026-03-02', to: '2026-03-06' };
     const url = 'http://127.0.0.1:1/english/economic_research/exchange_rate.php';
-    assert.deepEqual(source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' }), [{ url, follow: true }]);
-    const formPage = { name: url, url, body: readFileSync(new URL(FORM, DIR)), cookie: 'PHPSESSID=p1' };
-    const requests = source.follow!(formPage, window, { base: 'http://127.0.0.1:1' });
-    // The token as the recorded page carries it, in the order the recorded post sent the fields.
+    const days = ['02', '03', '04', '05', '06'].map((d) => `2026-03-${d}`);
     assert.deepEqual(
-      requests,
-      ['02', '03', '04', '05', '06'].map((d) => ({
+      source.requests(window, { base: 'http://127.0.0.1:1', key: 'k' }),
+      days.map((day) => ({ url, follow: true, name: `${url}?exdate=${day}` })),
+    );
+    const formPage = { name: `${url}?exdate=2026-03-04`, url, body: readFileSync(new URL(FORM, DIR)), cookie: 'PHPSESSID=p1' };
+    // The token as the recorded page carries it, in the order the recorded post sent the fields.
+    assert.deepEqual(source.follow!(formPage, window, { base: 'http://127.0.0.1:1' }), [
+      {
         url,
-        name: `${url}?exdate=2026-03-${d}`,
+        name: `${url}?exdate=2026-03-04`,
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', referer: url, cookie: 'PHPSESSID=p1' },
-        body: `exdate=2026-03-${d}&tk=72hrRQfXOMayjp%2Ftt7BTMjX6Euwzifl4QK%2FbVHUhfPo%3D&view=View`,
-      })),
-    );
-    for (const r of requests) assert.ok(source.accepts(r.name ?? r.url), r.url);
+        body: 'exdate=2026-03-04&tk=72hrRQfXOMayjp%2Ftt7BTMjX6Euwzifl4QK%2FbVHUhfPo%3D&view=View',
+      },
+    ]);
+    for (const r of source.requests(window, { base: 'http://127.0.0.1:1' })) assert.ok(source.accepts(r.name ?? r.url), r.url);
     assert.throws(() => source.follow!({ ...formPage, body: Buffer.from('<html><body>403</body></html>') }, window, { base: 'http://127.0.0.1:1' }), /no exchange-rate form with its tk token/);
+    assert.throws(() => source.follow!({ ...formPage, name: url }, window, { base: 'http://127.0.0.1:1' }), /names no day/);
 
-    const server = await startFeedServer((_path, req) =>
-      req.method === 'GET'
-        ? { body: readFileSync(new URL(FORM, DIR)), contentType: 'text/html', headers: { 'set-cookie': 'PHPSESSID=s9; path=/' } }
-        : new URLSearchParams(req.body).get('tk') === '72hrRQfXOMayjp/tt7BTMjX6Euwzifl4QK/bVHUhfPo=' && req.headers.cookie === 'PHPSESSID=s9'
-          ? { body: readFileSync(new URL(POSTED, DIR)), contentType: 'text/html' }
-          : { status: 403, body: 'bad token' },
-    );
+    // Like the bank, the server issues a new token and session with every page and takes each token
+    // once, from that session only: a window of five days is five page visits and five posts.
+    const RECORDED_TK = '72hrRQfXOMayjp/tt7BTMjX6Euwzifl4QK/bVHUhfPo=';
+    const issued = new Map<string, string>();
+    const server = await startFeedServer((_path, req) => {
+      if (req.method === 'GET') {
+        const n = issued.size + 1;
+        issued.set(`PHPSESSID=s${n}`, `token-${n}`);
+        const body = readFileSync(new URL(FORM, DIR), 'latin1').replace(RECORDED_TK, `token-${n}`);
+        return { body, contentType: 'text/html', headers: { 'set-cookie': `PHPSESSID=s${n}; path=/` } };
+      }
+      const tk = new URLSearchParams(req.body).get('tk');
+      if (tk === null || issued.get(req.headers.cookie ?? '') !== tk) return { status: 403, body: 'bad token' };
+      issued.set(req.headers.cookie!, 'used');
+      return { body: readFileSync(new URL(POSTED, DIR)), contentType: 'text/html' };
+    });
     try {
       const payloads = await fetchSource(source, window, { base: server.url, key: 'k' }, createHttpClient({ retries: 0 }));
       assert.equal(payloads.length, 5);
       for (const p of payloads) assert.deepEqual(source.parse(p), parseFile(POSTED));
-      assert.deepEqual(server.requests.map((r) => r.method), ['GET', 'POST', 'POST', 'POST', 'POST', 'POST']);
-      assert.equal(new URLSearchParams(server.requests[3]!.body).get('exdate'), '2026-03-04');
+      assert.deepEqual(server.requests.map((r) => r.method), ['GET', 'POST', 'GET', 'POST', 'GET', 'POST', 'GET', 'POST', 'GET', 'POST']);
+      const posts = server.requests.filter((r) => r.method === 'POST').map((r) => new URLSearchParams(r.body));
+      assert.deepEqual(posts.map((f) => [f.get('exdate'), f.get('tk')]), days.map((day, i) => [day, `token-${i + 1}`]));
     } finally {
       await server.close();
     }

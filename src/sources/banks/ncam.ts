@@ -77,17 +77,19 @@ export const source: SyncSource = {
     if (rows.length === 0) fail(`the table of ${date} holds no rates`);
     return [usd, ...rows];
   },
-  // The page first: its form carries the CSRF token `tk`, valid with the session cookie set alongside.
-  requests(_window: FetchWindow, ctx: RequestContext): FeedRequest[] {
-    return [{ url: `${ctx.base}${PAGE}`, follow: true }];
+  // The page first, once per business day: its form carries the CSRF token `tk`, valid with the
+  // session cookie set alongside, and for one post only (the token rotates on every page: the peer
+  // found a second post with it refused), so every day is a page visit and then its post.
+  requests(window: FetchWindow, ctx: RequestContext): FeedRequest[] {
+    const url = `${ctx.base}${PAGE}`;
+    return windowDays(window, { weekdaysOnly: true }).map((day) => ({ url, follow: true, name: `${url}?exdate=${day}` }));
   },
-  // One form post per business day, in the form's own field order, with the page's token and cookie.
-  follow(page: FollowedPage, window: FetchWindow): FeedRequest[] {
+  // The day's form post, in the form's own field order, with the page's token and cookie.
+  follow(page: FollowedPage): FeedRequest[] {
+    const day = /[?&]exdate=(\d{4}-\d{2}-\d{2})$/.exec(page.name)?.[1];
+    if (!day) fail(`${page.name} names no day to post the form for`);
     const tk = hiddenFields(page.body.toString('utf8'), 'form#fm-ex').find(([name]) => name === 'tk')?.[1];
     if (!tk) fail(`${page.name} has no exchange-rate form with its tk token`);
-    return windowDays(window, { weekdaysOnly: true }).map((day) => ({
-      ...postBack(page, page.url, [['exdate', day], ['tk', tk], ['view', 'View']], []),
-      name: `${page.url}?exdate=${day}`,
-    }));
+    return [{ ...postBack(page, page.url, [['exdate', day], ['tk', tk], ['view', 'View']], []), name: page.name }];
   },
 };

@@ -41,6 +41,8 @@ export const source: SyncSource = {
   // RBV links no terms of use; the exchange-rate page is where the rates live.
   termsUrl: `https://www.rbv.gov.vu${PATH}`,
   terms: 'unknown',
+  // www.rbv.gov.vu serves its leaf without the Trustico (Sectigo) intermediate (LIVE-DRIFT.md).
+  tlsIntermediates: ['trustico-rsa-dv-ssl-ca-2.pem'],
   accepts(name) {
     return NAME.test(name);
   },

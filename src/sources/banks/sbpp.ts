@@ -2,6 +2,7 @@
 // one row per currency (Country | Currency), one column per business day (an Excel date heading),
 // PKR per 1 unit. BFER_Daily.xlsx holds a month, BFER_Daily_Arch.xlsx every finalised month since 2013.
 import { SSF, utils, type CellObject, type WorkSheet } from '@e965/xlsx';
+import { BROWSER_USER_AGENT } from '../http.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, failFor, readWorkbook } from '../read.js';
 
@@ -72,6 +73,8 @@ export const source: SyncSource = {
   baseUrl: 'https://www.sbp.org.pk/assets/document',
   termsUrl: 'https://www.sbp.org.pk/our-operations/disclaimer',
   terms: 'unknown',
+  // Cloudflare in front of the SBP refuses non-browser agents (the peer, 2026-07).
+  headers: { 'user-agent': BROWSER_USER_AGENT },
   accepts(name) {
     return NAME.test(name);
   },

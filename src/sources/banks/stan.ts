@@ -2,6 +2,7 @@
 // daily table of main currencies, a weekly table of minor ones, each after its own "Last update:
 // DD.MM.YYYY", and a bid/ask table for USD and EUR. Rates are ALL per unit, JPY/HUF/RUB per 100.
 import { parse as parseHtml, type HTMLElement } from 'node-html-parser';
+import { BROWSER_USER_AGENT } from '../http.js';
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource } from '../types.js';
 import { decimalOf, decodeText, failFor, fromDmy, wholeHtml } from '../read.js';
 
@@ -70,6 +71,8 @@ export const source: SyncSource = {
   // SOURCE.md names no terms page ("BoA terms"); this is the page that publishes and describes the rates.
   termsUrl: 'https://www.bankofalbania.org/Markets/Official_exchange_rate/',
   terms: 'unknown',
+  // Its Cloudflare front lets a plain GET with a browser's agent through (the peer's issue #371).
+  headers: { 'user-agent': BROWSER_USER_AGENT },
   accepts(name) {
     return NAME.test(name);
   },

@@ -1,0 +1,45 @@
+// Per-source TLS trust. A few publishers serve their leaf certificate without the intermediate that
+// links it to a root; a browser fetches the missing one, Node does not. Such a source names the
+// intermediates it needs (files in certs/), and only its requests trust Node's roots plus those.
+import { existsSync, readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { Agent, type Dispatcher } from 'undici';
+import type { Source } from './types.js';
+
+/** The same folder from src/sources/ (tsx) and dist/sources/ (built): the package ships certs/. */
+export const CERTS_DIR = new URL('../../certs/', import.meta.url);
+
+const loaded = new Map<string, string>();
+
+/** The PEM text of each intermediate `source` names; a missing file is an error that names the file
+ *  to drop in, so that a broken install says what to fix instead of failing every TLS handshake. */
+export function intermediatesOf(source: Pick<Source, 'code' | 'tlsIntermediates'>, dir: URL = CERTS_DIR): string[] {
+  return (source.tlsIntermediates ?? []).map((file) => {
+    const url = new URL(file, dir);
+    const known = loaded.get(url.href);
+    if (known !== undefined) return known;
+    const path = fileURLToPath(url);
+    if (!existsSync(path)) throw new Error(`${source.code}: TLS intermediate certificate ${path} is missing; see certs/README.md for where to get it`);
+    const pem = readFileSync(path, 'utf8');
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`${source.code}: ${path} holds no PEM certificate`);
+    loaded.set(url.href, pem);
+    return pem;
+  });
+}
+
+export const DEFAULT_ROOTS: readonly string[] = rootCertificates;
+
+const agents = new Map<string, Agent>();
+
+/** A connection pool trusting `roots` plus `extras`, one per distinct set, kept for reuse. */
+export function agentTrusting(roots: readonly string[], extras: readonly string[]): Dispatcher {
+  // Node's roots are one fixed list: keyed by the extras alone, no 200 kB key per request.
+  const key = `${roots === DEFAULT_ROOTS ? 'node' : roots.join('\n')}\0${extras.join('\n')}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({ connect: { ca: [...roots, ...extras] } });
+    agents.set(key, agent);
+  }
+  return agent;
+}
