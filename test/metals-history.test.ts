@@ -77,8 +77,9 @@ describe('metals in the bundled history', () => {
   test('the metals blended from these rows are those blended from every row of the history', () => {
     const full = blendOfDay(SOURCES, all, '2026-03-16', 0);
     const light = blendOfDay(SOURCES, rows, '2026-03-16', 0);
-    // To the float's last digits (the sums run in another order): far inside the 8 digits shown.
-    for (const metal of METALS) assert.ok(light.get(metal)!.perUsd.div(full.get(metal)!.perUsd).minus(1).abs().lt(1e-12), metal);
+    // To the float's last digits (the sums run in another order; 3.5e-12 apart for XAU on this day
+    // since the majors leave unmeasured newcomers out): a hundred times inside the 8 digits shown.
+    for (const metal of METALS) assert.ok(light.get(metal)!.perUsd.div(full.get(metal)!.perUsd).minus(1).abs().lt(1e-10), metal);
   });
 
   // Gold and silver: days with two or three publishers of their own that day.

@@ -70,4 +70,13 @@ describe('GET /v1/rate/{base}/{target}/sources?date=', () => {
     assert.equal('date' in body, false);
     assert.equal((body.legs as Leg[]).length, 2);
   });
+  test('EUR on 2026-03-16: a source without a track record for a major is listed unmeasured, weight 0 (issue 36)', async () => {
+    const res = await get('/v1/rate/USD/EUR/sources?date=2026-03-16');
+    assert.equal(res.statusCode, 200, res.body);
+    const eur = (JSON.parse(res.body) as { legs: Leg[] }).legs.find((l) => l.currency === 'EUR')!;
+    const unmeasured = eur.sources.filter((s) => s.excluded === 'unmeasured');
+    assert.ok(unmeasured.length > 0, JSON.stringify(eur.sources.map((s) => [s.bank_code, s.excluded])));
+    for (const s of unmeasured) assert.equal(s.weight, 0, s.bank_code);
+    assert.ok(eur.sources.filter((s) => s.excluded === null && s.weight > 0).length >= 3, 'three measured sources carry it');
+  });
 });

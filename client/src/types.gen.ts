@@ -219,7 +219,7 @@ export type SourcesResponse = {
       weight: number;
       /** The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record. */
       error: number;
-      excluded: "stale" | "outlier" | "jump" | "superseded" | "later" | "peg" | null;
+      excluded: "stale" | "outlier" | "unmeasured" | "jump" | "superseded" | "later" | "peg" | null;
       bridge: string | null;
     }>;
   }>;

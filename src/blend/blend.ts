@@ -11,9 +11,9 @@ import type { Figure, SourceInfo } from './inputs.js';
 import { priorError, priorVolatility, type Quality } from './quality.js';
 import type { Contribution } from './rebase.js';
 import { bySourceAndDate, snapshotOf, snapshotsOf, type Fixing, type Snapshot, type Snapshots } from './snapshots.js';
-import { readingsOf, type Estimate, type Setting } from './readings.js';
+import { readingsOf, UNMEASURED, type Estimate, type Setting } from './readings.js';
 
-export type Exclusion = false | 'stale' | 'outlier' | 'jump' | 'superseded' | 'later' | 'peg';
+export type Exclusion = false | 'stale' | 'outlier' | 'unmeasured' | 'jump' | 'superseded' | 'later' | 'peg';
 
 export interface WeightedContribution extends Contribution {
   /** Share of the blend (0 when excluded), in floating point like `perUsd`. */
@@ -111,7 +111,7 @@ function combine(currency: string, entries: Fixing[], anchor: string, anchored: 
     });
     const listed = [...newestOf.values()];
     contributions = listed.map((i) => {
-      const excluded: Exclusion = !used[i] ? 'stale' : odd[i] ? 'outlier' : screen[i]!;
+      const excluded: Exclusion = !used[i] ? 'stale' : odd[i] === UNMEASURED ? 'unmeasured' : odd[i] ? 'outlier' : screen[i]!;
       return { ...contribution(entries[i]!), weight: weight[i]!, error: used[i] ? error[i]! : errorOf(entries[i]!, currency, ctx), excluded };
     });
     earlier = Math.max(0, 1 - listed.reduce((s, i) => s + weight[i]!, 0));

@@ -177,3 +177,25 @@ test('Samoa moved west of the date line on 30 December 2011: its day offset appl
   assert.equal(publishedOn(cbsa, '2012-01-03'), '2012-01-02');
   assert.equal(publishedOn({ publishedDayOffset: -1 }, '2008-10-14'), '2008-10-13');
 });
+
+test('a newcomer cannot move a major: read but not weighed while three measured sources speak, weighed by its grade where fewer do or the currency is no major', () => {
+  const measuredThree = ['AAAA', 'BBBB', 'CCCC'].map((c) => source(c, 'USD'));
+  const q = measure(measuredThree, market(['AAAA', 'BBBB', 'CCCC'], (s, level, i) => level * (1 + 0.0005 * Math.sin(i * 7 + s.charCodeAt(0)))));
+  const sources = [...measuredThree, source('NEWB', 'USD')];
+  // The newcomer 1% off the others: within the consensus' tolerance, so no outlier by that rule.
+  const rows = [row('AAAA', 'SEK', day, '10.0000'), row('BBBB', 'SEK', day, '10.0010'), row('CCCC', 'SEK', day, '9.9990'), row('NEWB', 'SEK', day, '10.1000')];
+  const without = blend(measuredThree, rows.slice(0, 3), { ...PAST, quality: q }).get('SEK')!;
+  const b = blend(sources, rows, { ...PAST, quality: q });
+  const newb = weightsOf(b, 'SEK').get('NEWB')!;
+  assert.equal(newb.excluded, 'unmeasured');
+  assert.equal(newb.weight, 0);
+  assert.equal(b.get('SEK')!.perUsd.toString(), without.perUsd.toString(), 'the blend is what the measured three make it');
+  // Two measured voices only: the newcomer counts from its grade's prior, as before.
+  const two = blend(sources.filter((s) => s.code !== 'CCCC'), rows.filter((r) => r.source !== 'CCCC'), { ...PAST, quality: q });
+  assert.equal(weightsOf(two, 'SEK').get('NEWB')!.excluded, false);
+  assert.ok(weightsOf(two, 'SEK').get('NEWB')!.weight > 0);
+  // No major (Iceland's krona): every voice counts, the newcomer by its grade's prior.
+  const isk = (r: Figure) => ({ ...r, quote: 'ISK' });
+  const minor = blend(sources, rows.map(isk), { ...PAST, quality: measure(measuredThree, market(['AAAA', 'BBBB', 'CCCC'], (_, level) => level, 'ISK')) });
+  assert.equal(weightsOf(minor, 'ISK').get('NEWB')!.excluded, false);
+});

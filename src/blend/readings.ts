@@ -83,7 +83,27 @@ export function readingsOf(currency: string, entries: readonly Fixing[], anchor:
     }
   }
   markOutliers(entries, used, y, odd);
+  markUnmeasured(currency, entries, used, odd, s);
   return { readings: group(entries, cross, used, odd, y, variance), used, odd, error };
+}
+
+/** The majors (the G10 currencies but the dollar, the blend's pivot): the world's most traded, quoted
+ *  by dozens of measured sources, and the ones a newcomer must not move (issue 36). */
+export const MAJORS: ReadonlySet<string> = new Set(['EUR', 'JPY', 'GBP', 'CHF', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK']);
+/** Where `HEARD_AFTER` sources with a track record for a major have figures in this blend, a source
+ *  without one is read (the measurement compares every source's figures, whatever their weight, so
+ *  it builds its record) but not weighed until measured. Marked 2 in `odd` (1 is a gross outlier).
+ *  Elsewhere its grade's prior counts, as a currency few sources quote needs every voice. */
+export const HEARD_AFTER = 3;
+export const UNMEASURED = 2;
+
+function markUnmeasured(currency: string, entries: readonly Fixing[], used: number[], odd: number[], s: Setting): void {
+  const measured = s.quality?.errors.get(currency);
+  if (!MAJORS.has(currency) || !measured || measured.size < HEARD_AFTER) return;
+  const speaking = new Set<string>();
+  for (let i = 0; i < entries.length; i++) if (used[i] && !odd[i] && measured.has(entries[i]!.source)) speaking.add(entries[i]!.source);
+  if (speaking.size < HEARD_AFTER) return;
+  for (let i = 0; i < entries.length; i++) if (used[i] && !odd[i] && !measured.has(entries[i]!.source)) odd[i] = UNMEASURED;
 }
 
 /** Gross outliers (a wrong unit, a stale row) by consensus among each date's figures (3 or more). */

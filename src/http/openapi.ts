@@ -66,7 +66,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'GET /v1/rate/:base_currency/:target_currency/sources': {
     summary: 'Provenance of a blended rate (extension)', tag: 'rates', ok: Provenance, keyed: true, cached: true, errors: [404, 422], fields: pair,
-    description: 'Each leg\'s contributing banks with their published figure, date, weight, measured error and any exclusion (`stale`, `outlier`, `jump`, `superseded`, `later`, `peg`), each leg\'s anchor and the share of the figures of the days before; with `date`, the pair as it stood on that day (D14: 4 pm in London, from the figures published by its end). Costs what `/v1/rate` costs.',
+    description: 'Each leg\'s contributing banks with their published figure, date, weight, measured error and any exclusion (`stale`, `outlier`, `unmeasured`, `jump`, `superseded`, `later`, `peg`), each leg\'s anchor and the share of the figures of the days before; with `date`, the pair as it stood on that day (D14: 4 pm in London, from the figures published by its end). Costs what `/v1/rate` costs.',
   },
   'POST /v1/rates/convert': {
     summary: 'Bulk conversion', tag: 'rates', ok: ConvertBody, keyed: true, errors: [400, 404, 413, 415, 422],

@@ -145,7 +145,7 @@ const Leg = Type.Object(
           date: Type.String(),
           bank_update: Stamp, per_usd: Rate, weight: Type.Number({ minimum: 0, maximum: 1 }),
           error: Type.Number({ minimum: 0, description: "The source's measured error for this currency: the relative standard deviation of its figure around the other sources' (docs/blending.md); its grade's prior until it has a track record." }),
-          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('later'), Type.Literal('peg')])), bridge: Nullable(Currency),
+          excluded: Nullable(Type.Union([Type.Literal('stale'), Type.Literal('outlier'), Type.Literal('unmeasured'), Type.Literal('jump'), Type.Literal('superseded'), Type.Literal('later'), Type.Literal('peg')])), bridge: Nullable(Currency),
         },
         { additionalProperties: false },
       ),
