@@ -116,7 +116,7 @@ export class FastLane {
     // /v1/USD/latest, without a query (an amount makes a body per request: Fastify's path is as good).
     if (q < 0 && path.length === 14 && path.endsWith('/latest')) {
       const rates = market.current.rates;
-      return { route: LATEST_ROUTE, endpoint: 'latest', kept: true, answer: () => latestAnswer(rates, path.slice(4, 7), undefined) };
+      return { route: LATEST_ROUTE, endpoint: 'latest', kept: true, answer: () => latestAnswer(rates, utcDay(at), path.slice(4, 7), undefined) };
     }
     // /v1/rate/EUR/USD, optionally with ?amount=1234.56
     if (path.length === 16 && path.startsWith('/v1/rate/') && path.charCodeAt(12) === 47) {

@@ -19,14 +19,14 @@ export function rateBody(base: string, target: string, pair: PairRate, amount: A
   return { body, etag: amount ? `"${pair.tag}.${amount.text}"` : `"${pair.tag}"` };
 }
 
-/** GET /v1/{base}/latest?amount=…: every code's rate and converted amount. */
-export function latestWithAmount(rates: RatesTable, base: string, amount: Amount): Entity | undefined {
-  const plain = rates.latestBody(base);
+/** GET /v1/{base}/latest?amount=…: every code's rate and converted amount (marked stale as latestOn). */
+export function latestWithAmount(rates: RatesTable, base: string, amount: Amount, today: string): Entity | undefined {
+  const plain = rates.latestOn(base, today);
   const pairs = rates.pairsFrom(base);
   if (!plain || !pairs) return undefined;
   const parts: string[] = [];
   for (const [code, pair] of pairs) parts.push(`"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`);
-  return { body: `{"code":200,"message":"success","rates":{${parts.join(',')}}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
+  return { body: `{"code":200,"message":"success","rates":{${parts.join(',')}}${rates.staleFields(base, today)}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
 }
 
 /** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */

@@ -64,7 +64,7 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (kept !== undefined) return sendRange(deps.meter, request, reply, cost, format, kept, false);
       const rows = await nonEmpty(series(cols, { base, symbols, start, end, group }));
       if (!rows) throw noFigures(symbols ? `${base} to ${symbols.join(',')}` : base, start, end);
-      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
+      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`, undefined, symbols);
       if (!keep) return sendRange(deps.meter, request, reply, cost, format, chunks, units * 31 > STREAM_AFTER_DAYS);
       const body = rangeBody(Buffer.from(await collect(chunks)));
       if (bodies.size >= KEPT_BODIES) bodies.delete(bodies.keys().next().value!);
