@@ -2,7 +2,7 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
-import { failClosed } from '../access/charge.js';
+import { failClosed } from './charge.js';
 import { DECIDED, type Decided, rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Meter } from '../access/meter.js';
 import { CONTENT_TYPES, type RangeFormat } from '../history/formats.js';
-import { charge } from '../access/charge.js';
+import { charge } from './charge.js';
 import { entityTag } from '../rates/entity.js';
 import { ApiError } from './errors.js';
 import { noneMatch, REVALIDATE } from './reply.js';

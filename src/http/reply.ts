@@ -2,7 +2,7 @@
 // leaves (D2), and every response to a valid key reports its cost and balance (D11).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Balances } from '../access/balances.js';
-import { charge } from '../access/charge.js';
+import { charge } from './charge.js';
 import type { Meter } from '../access/meter.js';
 import { entityTag, type Entity } from '../rates/entity.js';
 import { httpDate } from '../time/stamps.js';
