@@ -76,9 +76,3 @@ export function rangeFormat(format: string | undefined, accept: string | undefin
   if (accept?.includes('application/x-ndjson') || accept?.includes('application/ndjson')) return 'ndjson';
   return 'json';
 }
-
-/** D16: a range costs one unit per started 31 days of start..end. */
-export function rangeUnits(start: string, end: string): number {
-  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1;
-  return Math.ceil(days / 31);
-}

@@ -67,7 +67,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
         throw new ApiError('no_fresh_rate', source.periodRates ? `no period of ${source.code} covers ${day}; GET /v1/banks?format=full gives its first_date and newest_valid_to` : `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
       }
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
+      return sendCharged(deps, request, reply, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
     },
   );
 
@@ -79,10 +79,10 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
     async (request, reply) => {
       const { format } = request.query;
-      if (format === undefined) return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, banksBody);
+      if (format === undefined) return sendCharged(deps, request, reply, banksBody);
       if (format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
       const body = await fullBody(deps.market.current, utcDay(deps.now()));
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, body);
+      return sendCharged(deps, request, reply, body);
     },
   );
 
@@ -98,6 +98,6 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       body = entity(stringify({ code: 200, message: 'success', currencies }));
       currencyBodies.set(rates, body);
     }
-    return sendCharged(deps.meter, request, reply, deps.pointsCost.currencies, body);
+    return sendCharged(deps, request, reply, body);
   });
 }

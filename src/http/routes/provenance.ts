@@ -64,7 +64,7 @@ export function provenanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
         code: 200, message: 'success', base, target, ...(day ? { date: day } : {}), rate: new Num(pair.text), last_update: pair.lastUpdate,
         fresh, legs: [leg(rates.get(base)!), leg(rates.get(target)!)],
       });
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
+      return sendCharged(deps, request, reply, body, pair.lastUpdate);
     },
   );
 }

@@ -43,7 +43,7 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { schema: { params: Type.Object({ base_currency: Type.String() }), querystring: AmountQuery }, config: { endpoint: 'latest' } },
     async (request, reply) => {
       const { body, lastUpdate } = latestAnswer(deps.market.current.rates, today(), request.params.base_currency, request.query.amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, lastUpdate);
+      return sendCharged(deps, request, reply, body, lastUpdate);
     },
   );
 
@@ -59,7 +59,7 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const { body, lastUpdate } = dated
         ? await datedRate(deps, dated, params.base_currency, params.target_currency, query.amount)
         : rateAnswer(deps.market.current.rates, today(), params.base_currency, params.target_currency, query.amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, lastUpdate);
+      return sendCharged(deps, request, reply, body, lastUpdate);
     },
   );
 
@@ -88,7 +88,7 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
       // D16: a dated conversion that found no rate at all (every target in `missing`) costs nothing.
       if (dated && newest === undefined) throw new ApiError('no_fresh_rate', `no rate available from ${base} to any of the targets on ${dated}`);
       // D24: nor does one of today that converted nothing (stale figures, say): its answer is all `missing`.
-      return sendCharged(deps.meter, request, reply, newest === undefined ? 0 : deps.pointsCost.convert, json, newest);
+      return sendCharged(deps, request, reply, json, newest, newest === undefined ? 0 : 1);
     },
   );
 }
