@@ -1,6 +1,7 @@
 // The three shapes of a range answer (D15): the JSON envelope keyed by day, CSV `date,currency,rate`
 // and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB. A bank's
 // range reads the other way round by default (D8), so its lines say so: `unit`, e.g. `EUR per AUD`.
+import { SUCCESS_OPEN } from '../rates/entity.js';
 import type { DayRow } from './series.js';
 
 export type RangeFormat = 'json' | 'csv' | 'ndjson';
@@ -21,7 +22,7 @@ const CHUNK = 64 * 1024;
  */
 export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string, unit?: (code: string) => string, asked?: readonly string[]): AsyncGenerator<string> {
   const unseen = format === 'json' && asked ? new Set(asked) : undefined;
-  let out = format === 'json' ? `{"code":200,"message":"success",${head},"rates":{` : format === 'csv' ? `date,currency,rate${unit ? ',unit' : ''}\n` : '';
+  let out = format === 'json' ? `${SUCCESS_OPEN},${head},"rates":{` : format === 'csv' ? `date,currency,rate${unit ? ',unit' : ''}\n` : '';
   let first = true;
   for await (const [day, rates] of rows) {
     if (format === 'json') {

@@ -5,7 +5,7 @@ import { toRateText } from '../money/decimal.js';
 import { Fixed } from '../money/fixed.js';
 import { Num, stringify } from '../money/json.js';
 import { DAY_MS } from '../time/days.js';
-import { digest, entity, type Entity } from './entity.js';
+import { digest, entity, type Entity, successOf } from './entity.js';
 
 /** Part of every pair's tag: change it when the shape of a pair's answers changes, so no client
  *  revalidates an old shape into a 304. */
@@ -113,7 +113,7 @@ export class RatesTable {
       if (!pairs) return undefined;
       const rates: Record<string, Num> = {};
       for (const [code, pair] of pairs) rates[code] = new Num(pair.text);
-      return entity(stringify({ code: 200, message: 'success', rates }));
+      return entity(stringify(successOf({ rates })));
     });
   }
 }

@@ -5,7 +5,7 @@ import { utcDay } from '../../time/days.js';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
 import { bankListing } from '../../rates/bank-list.js';
-import { entity, type Entity } from '../../rates/entity.js';
+import { entity, type Entity, successOf } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { bankTableOn } from '../../history/bank-day.js';
@@ -36,7 +36,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const banks = [...deps.sources]
         .sort((a, b) => (a.code < b.code ? -1 : 1))
         .map((s) => bankListing(s, held.get(s.code), market.banks.get(s.code)?.rows.map((r) => r.currency) ?? [], day, deps.market.graceDays, market.quality));
-      return entity(stringify({ code: 200, message: 'success', banks }));
+      return entity(stringify(successOf({ banks })));
     });
     // A failed health query is not kept: the next request asks again.
     body.catch(() => fullBodies.delete(market));
@@ -95,7 +95,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
         const info = currencyInfo(code);
         return info ? [{ country_code: info.countryCode, country_name: info.countryName, currency: code }] : [];
       });
-      body = entity(stringify({ code: 200, message: 'success', currencies }));
+      body = entity(stringify(successOf({ currencies })));
       currencyBodies.set(rates, body);
     }
     return sendCharged(deps, request, reply, body);
