@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createKey, type CreateKeyOptions } from '../src/access/accounts.js';
 import { BatchMeter, type Meter } from '../src/access/meter.js';
 import { ENDPOINT_IDS, type EndpointId, type Limits } from '../src/config.js';
@@ -50,7 +50,7 @@ export interface TestApp {
 }
 
 export async function testApp(
-  opts: { now?: Date; realClock?: boolean; seeded?: boolean; history?: boolean; seedHistory?: boolean; enable?: string[]; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean; logSample?: number } = {},
+  opts: { now?: Date; realClock?: boolean; seeded?: boolean; history?: boolean; seedHistory?: boolean; enable?: string[]; pointsCost?: Partial<Record<EndpointId, number>>; adminToken?: string; limits?: Limits; meter?: (store: Store) => Meter; keyCache?: KeyCacheOptions; corsOrigins?: CorsOrigins; historyLoaded?: HistoryReadiness; fastLane?: boolean; logSample?: number; onRoute?: (route: RouteOptions) => void } = {},
 ): Promise<TestApp> {
   const db = tempDb();
   const store = openSqlite(db.path);
@@ -83,6 +83,8 @@ export async function testApp(
   const meter = opts.meter ? opts.meter(store) : new BatchMeter(store);
   const app = buildApp({ store, meter, market, sources, off, pointsCost, now, logLevel: 'info', logStream, adminToken: opts.adminToken, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.keyCache ? { keyCache: opts.keyCache } : {}), ...(opts.corsOrigins ? { corsOrigins: opts.corsOrigins } : {}), ...(history ? { history } : {}), ...(opts.historyLoaded ? { historyLoaded: opts.historyLoaded } : {}), ...(opts.fastLane === undefined ? {} : { fastLane: opts.fastLane }), ...(opts.logSample ? { logSample: opts.logSample } : {}) });
   const openApiProblems = recordAgainstOpenApi(app);
+  // Before ready(): the routes registered in plugins (all of /v1) reach a hook added now.
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.ready();
   return {
     app,

@@ -37,6 +37,12 @@ export type LatestResponse = {
       rate: number;
       converted: number;
     }>;
+  /** present when the base's figures are older than the freshness rule allows (D10, D24): no source has published them within its cadence */
+  stale?: true;
+  /** UTC, `YYYY-MM-DD HH:MM:SS` (D7) */
+  last_update?: string;
+  /** with `stale`: whole days from `last_update` to today (UTC) */
+  age_days?: number;
 };
 
 /** GET /v1/bank/{bank_code}: One bank's own rates */
@@ -263,6 +269,8 @@ export type TimeseriesBaseCurrencyResponse = {
   end: string;
   /** keyed by day (`YYYY-MM-DD`; with `group`, the period's first day), then by currency; units of the currency per 1 unit of `base` */
   rates: Record<string, Record<string, number>>;
+  /** codes named in `symbols` with no rate on any day of the range (JSON only; absent when every one has) */
+  missing?: Array<string>;
 };
 
 /** GET /v1/usage: Your plan, balance and usage (extension) */

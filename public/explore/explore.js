@@ -29,14 +29,16 @@ function parseExact(text) {
 const isoDay = (d) => d.toISOString().slice(0, 10);
 const symbols = () => $('symbols').value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
 const rangeDays = () => Math.round((Date.parse($('end').value) - Date.parse($('start').value)) / DAY_MS) + 1;
-/** D16: 1 point per started 31 days of start..end. */
-const rangeCost = () => Math.ceil(rangeDays() / 31);
+/** D16: 1 point per started RANGE_DAYS days of start..end; the server writes the number into the page
+ *  from its one definition (src/http/charged.ts). */
+const RANGE_DAYS = Number($('query').dataset.rangeDays);
+const rangeCost = () => Math.ceil(rangeDays() / RANGE_DAYS);
 
 function showCost() {
   const days = rangeDays();
   $('cost').textContent = !(days > 0)
     ? 'Pick a start day on or before the end day.'
-    : `This query costs ${rangeCost()} point${rangeCost() === 1 ? '' : 's'} (${days} day${days === 1 ? '' : 's'}: 1 point per started 31 days). If this server has no time series for your key, it shows the latest rates for 1 point instead.`;
+    : `This query costs ${rangeCost()} point${rangeCost() === 1 ? '' : 's'} (${days} day${days === 1 ? '' : 's'}: 1 point per started ${RANGE_DAYS} days). If this server has no time series for your key, it shows the latest rates for 1 point instead.`;
 }
 
 function message(el, text) {

@@ -2,7 +2,7 @@
 // day, as `/latest` writes them (with `amount`, each rate and its converted amount).
 import { CONVERTED_PLACES } from '../money/decimal.js';
 import { multiply, type Amount } from '../money/fixed.js';
-import { entity, type Entity } from '../rates/entity.js';
+import { entity, type Entity, success } from '../rates/entity.js';
 import type { RatesTable } from '../rates/table.js';
 
 /** Undefined when the base has no fresh rate on the day. */
@@ -14,7 +14,7 @@ export function dayBody(table: RatesTable, base: string, day: string, amount: Am
     for (const [code, pair] of pairs) {
       parts.push(amount ? `"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}` : `"${code}":${pair.text}`);
     }
-    return entity(`{"code":200,"message":"success","base":"${base}","date":"${day}","rates":{${parts.join(',')}}}`);
+    return entity(success(`"base":"${base}","date":"${day}","rates":{${parts.join(',')}}`));
   };
   return amount ? build() : table.derived(`day ${base}`, build);
 }

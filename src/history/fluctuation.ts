@@ -1,6 +1,7 @@
 // D15 `/v1/fluctuation/{base}`: per currency the rate on the first and the last day of the range,
 // the change and the change in percent (8 significant digits), in exact decimals.
 import { Decimal, toRateText } from '../money/decimal.js';
+import { success } from '../rates/entity.js';
 import type { RatesTable } from '../rates/table.js';
 
 export interface Change {
@@ -28,5 +29,5 @@ export function fluctuationRows(from: RatesTable, to: RatesTable, base: string, 
 
 export async function* fluctuationBody(base: string, start: string, end: string, changes: Change[]): AsyncGenerator<string> {
   const rates = changes.map((c) => `"${c.code}":{"start_rate":${c.startRate},"end_rate":${c.endRate},"change":${c.change},"change_pct":${c.changePct}}`);
-  yield `{"code":200,"message":"success","base":"${base}","start":"${start}","end":"${end}","rates":{${rates.join(',')}}}`;
+  yield success(`"base":"${base}","start":"${start}","end":"${end}","rates":{${rates.join(',')}}`);
 }

@@ -1,6 +1,7 @@
 // The three shapes of a range answer (D15): the JSON envelope keyed by day, CSV `date,currency,rate`
 // and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB. A bank's
 // range reads the other way round by default (D8), so its lines say so: `unit`, e.g. `EUR per AUD`.
+import { SUCCESS_OPEN } from '../rates/entity.js';
 import type { DayRow } from './series.js';
 
 export type RangeFormat = 'json' | 'csv' | 'ndjson';
@@ -15,13 +16,17 @@ const CHUNK = 64 * 1024;
 
 /**
  * `head` is the JSON envelope's fields before `rates`, e.g. `"base":"EUR","start":…`; `unit`, when
- * given, names each line's direction (a CSV column and an NDJSON field: `EUR per AUD`).
+ * given, names each line's direction (a CSV column and an NDJSON field: `EUR per AUD`). `asked`, the
+ * codes a client named: those with no rate on any day of the range are listed in the JSON answer's
+ * `missing` (as a bulk conversion lists them) rather than left out without a word.
  */
-export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string, unit?: (code: string) => string): AsyncGenerator<string> {
-  let out = format === 'json' ? `{"code":200,"message":"success",${head},"rates":{` : format === 'csv' ? `date,currency,rate${unit ? ',unit' : ''}\n` : '';
+export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow>, format: RangeFormat, base: string, head: string, unit?: (code: string) => string, asked?: readonly string[]): AsyncGenerator<string> {
+  const unseen = format === 'json' && asked ? new Set(asked) : undefined;
+  let out = format === 'json' ? `${SUCCESS_OPEN},${head},"rates":{` : format === 'csv' ? `date,currency,rate${unit ? ',unit' : ''}\n` : '';
   let first = true;
   for await (const [day, rates] of rows) {
     if (format === 'json') {
+      if (unseen?.size) for (const [code] of rates) unseen.delete(code);
       out += `${first ? '' : ','}"${day}":{${rates.map(([code, text]) => `"${code}":${text}`).join(',')}}`;
     } else if (format === 'csv') {
       for (const [code, text] of rates) out += unit ? `${day},${code},${text},${unit(code)}\n` : `${day},${code},${text}\n`;
@@ -34,6 +39,6 @@ export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow
       out = '';
     }
   }
-  if (format === 'json') out += '}}';
+  if (format === 'json') out += unseen?.size ? `},"missing":["${[...unseen].join('","')}"]}` : '}}';
   if (out.length > 0) yield out;
 }

@@ -30,19 +30,32 @@ export function noRate(base: string, target?: string): ApiError {
   return new ApiError('no_fresh_rate', target ? `no fresh rate for ${base}/${target}` : `no rate available for ${base}`);
 }
 
-/** `/v1/{base}/latest[?amount=]` from the current table. */
-export function latestAnswer(rates: RatesTable, rawBase: string, rawAmount: string | undefined): Answer {
+/** `/v1/{base}/latest[?amount=]` from the current table on `today` (stale figures say so, D24). */
+export function latestAnswer(rates: RatesTable, today: string, rawBase: string, rawAmount: string | undefined): Answer {
   const base = knownCurrency('base_currency', rawBase);
   const amount = amountOf(rawAmount, 'invalid_parameter');
-  const body = amount === undefined ? rates.latestBody(base) : latestWithAmount(rates, base, amount);
+  const body = amount === undefined ? rates.latestOn(base, today) : latestWithAmount(rates, base, amount, today);
   if (body === undefined) throw noRate(base);
   return { body, lastUpdate: rates.newestUpdate };
 }
 
-/** One pair from a table (the current one, or a past day's), fresh on `day` on both legs (D10). */
-export function pairAnswer(rates: RatesTable, day: string, base: string, target: string, amount: Amount | undefined): Answer {
+/** The current table's pair is there but stale: say what to do (D24), a dated request among it. */
+function staleRate(base: string, target: string, newest: string): ApiError {
+  const day = newest.slice(0, 10);
+  return new ApiError(
+    'no_fresh_rate',
+    `no fresh rate for ${base}/${target}: the newest figures Kurs holds for it are of ${day}, older than its sources' cadence allows (D10), so this server has not reached their feeds since; let it reach them, or ask for that day: /v1/rate/${base}/${target}?date=${day}`,
+  );
+}
+
+/** One pair from a table (the current one, or a past day's), fresh on `day` on both legs (D10).
+ *  `current`: the table is today's, so a stale pair is answered with what to do. */
+export function pairAnswer(rates: RatesTable, day: string, base: string, target: string, amount: Amount | undefined, current = false): Answer {
   const pair = rates.isFresh(base, day) && rates.isFresh(target, day) ? rates.pair(base, target) : undefined;
-  if (!pair) throw noRate(base, target);
+  if (!pair) {
+    const old = current ? rates.pair(base, target) : undefined;
+    throw old ? staleRate(base, target, old.lastUpdate) : noRate(base, target);
+  }
   return { body: rateBody(base, target, pair, amount), lastUpdate: pair.lastUpdate };
 }
 
@@ -50,7 +63,7 @@ export function pairAnswer(rates: RatesTable, day: string, base: string, target:
 export function rateAnswer(rates: RatesTable, today: string, rawBase: string, rawTarget: string, rawAmount: string | undefined): Answer {
   const base = knownCurrency('base_currency', rawBase);
   const target = knownCurrency('target_currency', rawTarget);
-  return pairAnswer(rates, today, base, target, amountOf(rawAmount, 'invalid_parameter'));
+  return pairAnswer(rates, today, base, target, amountOf(rawAmount, 'invalid_parameter'), true);
 }
 
 /** `/v1/{base}/{date}[?amount=]` (D14): the blended rates of that day (4 pm in London, D18). */

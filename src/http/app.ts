@@ -7,7 +7,7 @@ import { UsageRecorder } from '../access/usage.js';
 import { DEFAULT_LIMITS } from '../config.js';
 import { authenticate } from './auth.js';
 import { installCors, } from './cors.js';
-import { ApiError, installErrorHandling, sendError, toApiError } from './errors.js';
+import { ApiError, envelope, installErrorHandling, sendError, toApiError } from './errors.js';
 import { KeyCache } from '../access/key-cache.js';
 import { installKnownParams } from './known-params.js';
 import { installHistoryGate } from './history-gate.js';
@@ -75,7 +75,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Every byte of an error body goes through our envelope, including malformed-HTTP answers.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
       const [apiError, reason] = (err.code && CLIENT_ERRORS[err.code]) || BAD_FRAMING;
-      const body = JSON.stringify({ code: apiError.status, message: apiError.message, error: apiError.code });
+      const body = envelope(apiError);
       if (socket.writable) {
         socket.end(`HTTP/1.1 ${apiError.status} ${reason}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       } else {

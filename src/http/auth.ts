@@ -2,7 +2,7 @@
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, KEY_PREFIX } from '../access/keys.js';
-import { failClosed } from '../access/charge.js';
+import { failClosed } from './charge.js';
 import { DECIDED, type Decided, rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
@@ -35,6 +35,11 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 
 type Done = (err?: Error) => void;
 
+/** A scheme word before a key (`Bearer kurs_…`, `Token kurs_…`): refused like any other wrong key
+ *  (D3, D24), but told what is wrong. Said from the shape alone, so it reveals nothing of the key. */
+const SCHEMED = /^[A-Za-z]+[ \t]+kurs_/;
+const PREFIXED = 'API key invalid: send the bare key, without a prefix such as "Bearer " (Authorization: kurs_…)';
+
 /**
  * Callback style, because it runs on every request: a key found in the cache with no request limit
  * is admitted without a promise; the database lookup and the limiter take the asynchronous path.
@@ -47,6 +52,7 @@ export function authenticate(keys: KeyCache, limiter: RequestLimiter, now: () =>
     // timing does not depend on how much of a key matched.
     // A key in the cache needs no database: it still authenticates while the database is down, and
     // its charge then answers 503 (the meter needs the database); anything else fails closed.
+    if (!KEY_SHAPE.test(key) && SCHEMED.test(key)) return done(new ApiError('invalid_key', PREFIXED));
     const looked = KEY_SHAPE.test(key) ? keys.lookup(hashKey(key)) : undefined;
     if (looked instanceof Promise) {
       failClosed(request, looked).then((found) => admit(request, reply, found, limiter, now, done), done);

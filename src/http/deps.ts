@@ -1,7 +1,8 @@
 // What the app factory is given (STYLE "Wiring"): built once by the caller, passed to every route.
 // Its own module, so that the route files and app.ts do not import each other.
 import type { Meter } from '../access/meter.js';
-import type { EndpointId, Limits } from '../config.js';
+import type { Limits } from '../config.js';
+import type { Prices } from './charged.js';
 import type { History } from '../history/history.js';
 import type { Market } from '../rates/market.js';
 import type { Source } from '../sources/types.js';
@@ -20,7 +21,7 @@ export interface AppDeps {
   /** Registered sources that are off here (terms that forbid commercial use, not named in
    *  KURS_ENABLE_SOURCES): `/v1/bank/{code}` says so, and how to turn one on. None when omitted. */
   off?: readonly Source[];
-  pointsCost: Record<EndpointId, number>;
+  pointsCost: Prices;
   now: () => Date;
   /** pino level for request logs; tests pass 'silent'. */
   logLevel: string;

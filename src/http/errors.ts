@@ -68,6 +68,9 @@ function fieldName(path: string, context: string | undefined): string {
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
+/** "an array", "an integer", "an object"; "a string", "a number". */
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? 'an' : 'a');
+
 function describe(e: AjvError, context: string | undefined): FieldProblem {
   if (e.keyword === 'required') return { field: String(e.params.missingProperty), message: 'is required' };
   const field = fieldName(e.instancePath, context);
@@ -75,7 +78,10 @@ function describe(e: AjvError, context: string | undefined): FieldProblem {
     case 'type':
       if (field === 'body') return { field, message: 'must be a JSON object' };
       if (e.params.type === 'string' && context === 'querystring') return { field, message: 'must be given once, as a single value' };
-      return { field, message: `must be a ${e.params.type}` };
+      return { field, message: `must be ${article(String(e.params.type))} ${e.params.type}` };
+    case 'additionalProperties':
+      // Like an unknown query parameter (D17): a misspelt field must not be silently ignored.
+      return { field: String(e.params.additionalProperty), message: 'is not a field of this body' };
     case 'minItems':
       return { field, message: 'must not be empty' };
     case 'maxItems':

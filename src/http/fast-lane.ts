@@ -25,6 +25,7 @@ import type { History } from '../history/history.js';
 import type { HistoryReadiness } from '../ingest/seed-history.js';
 import { type Answer, dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
 import { KEY_SHAPE } from './auth.js';
+import { type Prices, priceOf } from './charged.js';
 import type { CorsOrigins } from './cors.js';
 import type { Admission } from './limits.js';
 import { JSON_TYPE, REVALIDATE } from './reply.js';
@@ -41,7 +42,7 @@ export interface LaneParts {
   history: History;
   /** Whether the seed's history has loaded (absent: it has); dated requests wait for it. */
   historyLoaded: HistoryReadiness | undefined;
-  pointsCost: Record<EndpointId, number>;
+  pointsCost: Prices;
   now: () => Date;
   balances: Balances;
   usage: UsageRecorder;
@@ -116,7 +117,7 @@ export class FastLane {
     // /v1/USD/latest, without a query (an amount makes a body per request: Fastify's path is as good).
     if (q < 0 && path.length === 14 && path.endsWith('/latest')) {
       const rates = market.current.rates;
-      return { route: LATEST_ROUTE, endpoint: 'latest', kept: true, answer: () => latestAnswer(rates, path.slice(4, 7), undefined) };
+      return { route: LATEST_ROUTE, endpoint: 'latest', kept: true, answer: () => latestAnswer(rates, utcDay(at), path.slice(4, 7), undefined) };
     }
     // /v1/rate/EUR/USD, optionally with ?amount=1234.56
     if (path.length === 16 && path.startsWith('/v1/rate/') && path.charCodeAt(12) === 47) {
@@ -150,7 +151,7 @@ export class FastLane {
     if (account.expiresAt !== null && account.expiresAt <= at.toISOString()) return false;
     if (!plan.endpoints.includes(matched.endpoint)) return false;
     const { limiter, admission } = this.parts;
-    const cost = this.parts.pointsCost[matched.endpoint];
+    const cost = priceOf(this.parts.pointsCost, matched.endpoint);
     // A limit counted in the database (PostgreSQL) is Fastify's to ask; so is a zero-cost endpoint.
     if ((plan.requestsPerMinute !== null && !limiter.inMemory) || cost === 0) return false;
     if (!admission.enter()) return false;

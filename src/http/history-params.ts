@@ -11,10 +11,11 @@ export const MAX_SYMBOLS = 500;
 
 /** D14: a real calendar day, YYYY-MM-DD, not after `today` (UTC); anything else is 422. */
 export function dayParam(field: string, raw: string, today: string): string {
-  const t = DATE_SHAPE.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : NaN;
+  if (!DATE_SHAPE.test(raw)) throw ApiError.invalid('invalid_parameter', [{ field, message: 'must be a date shaped YYYY-MM-DD' }]);
+  const t = Date.parse(`${raw}T00:00:00Z`);
   // Date.parse rolls 2026-02-30 over to March: the day must read back unchanged.
   const valid = !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === raw;
-  if (!valid) throw ApiError.invalid('invalid_parameter', [{ field, message: 'must be a date shaped YYYY-MM-DD' }]);
+  if (!valid) throw ApiError.invalid('invalid_parameter', [{ field, message: `must be a calendar day; ${raw} is not one` }]);
   if (raw > today) throw ApiError.invalid('invalid_parameter', [{ field, message: `must not be after today (${today}, UTC)` }]);
   return raw;
 }
@@ -74,10 +75,4 @@ export function rangeFormat(format: string | undefined, accept: string | undefin
   if (accept?.includes('text/csv')) return 'csv';
   if (accept?.includes('application/x-ndjson') || accept?.includes('application/ndjson')) return 'ndjson';
   return 'json';
-}
-
-/** D16: a range costs one unit per started 31 days of start..end. */
-export function rangeUnits(start: string, end: string): number {
-  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1;
-  return Math.ceil(days / 31);
 }

@@ -23,7 +23,13 @@ export const DayRates = envelope(
 const byDay = Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: 'keyed by day (`YYYY-MM-DD`; with `group`, the period\'s first day), then by currency' });
 
 export const Timeseries = envelope(
-  { base: Currency, start: Day, end: Day, rates: Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: `${byDay.description}; units of the currency per 1 unit of \`base\`` }) },
+  {
+    base: Currency,
+    start: Day,
+    end: Day,
+    rates: Type.Object({}, { additionalProperties: Type.Object({}, { additionalProperties: Rate }), description: `${byDay.description}; units of the currency per 1 unit of \`base\`` }),
+    missing: Type.Optional(Type.Array(Currency, { description: 'codes named in `symbols` with no rate on any day of the range (JSON only; absent when every one has)' })),
+  },
   { code: 200, message: 'success', base: 'EUR', start: '2008-09-15', end: '2008-09-16', rates: { '2008-09-15': { USD: 1.4276 }, '2008-09-16': { USD: 1.4161 } } },
   'The start day, then one entry per day on which a source contributing to a requested rate published (D15)',
 );

@@ -2,7 +2,10 @@
 // OpenAPI document (every operation, its parameters and an example call) and docs/api.md (the
 // interface and the rules a client meets: envelope, errors, points, caching, history, usage).
 // Built from those at the first request, so the text cannot drift from either.
-import type { EndpointId } from '../config.js';
+import { type Prices, RANGE_DAYS, rangeUnits } from './charged.js';
+
+/** The prices' type under the name the /llms.txt code and its tests know. */
+export type { Prices as PointsCost } from './charged.js';
 import { ERROR_STATUS } from './errors.js';
 
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; description?: string; example?: unknown }
@@ -64,25 +67,24 @@ function errorCodes(): string[] {
     ...Object.entries(ERROR_STATUS).map(([code, status]) => `- \`${code}\`: ${status}`), ''];
 }
 
-export type PointsCost = Record<EndpointId, number>;
 
 const points = (n: number) => `${n} point${n === 1 ? '' : 's'}`;
 
 /** How answers are charged, with this server's prices (KURS_POINTS_COST): ranges by length (D16). */
-function pointsRules(cost: PointsCost): string[] {
+function pointsRules(cost: Prices): string[] {
   return ['## Points', '', `Every 2xx answer under \`/v1\` costs points (\`/v1/{base_currency}/latest\` ${points(cost.latest)} here; \`/v1/usage\` is free). Errors and 304 Not Modified cost nothing. `
     + 'Every answer to a valid key carries `X-Points-Cost` (what this request cost) and `X-Points-Remaining` (the balance). '
     + 'A 402 `points_exhausted` means the balance is too low; a 429 `rate_limited` carries `Retry-After` in seconds. '
     + 'Send a rate answer\'s `ETag` back as `If-None-Match` to get a free 304 when nothing changed.', '',
     `Ranges are priced by their length (D16): \`/v1/timeseries/{base_currency}\` and \`/v1/bank/{bank_code}/timeseries\` cost ${points(cost.timeseries)}, \`/v1/fluctuation/{base_currency}\` ${points(cost.fluctuation)}, `
-    + 'per started 31 days of `start..end` (both days included): 31 days are charged once, 32 days twice, a year 12 times, 1999-01-04 to 2026-04-13 322 times. '
+    + `per started ${RANGE_DAYS} days of \`start..end\` (both days included): ${RANGE_DAYS} days are charged once, ${RANGE_DAYS + 1} days twice, a year ${rangeUnits('2025-01-01', '2025-12-31')} times, 1999-01-04 to 2026-04-13 ${rangeUnits('1999-01-04', '2026-04-13')} times. `
     + '`symbols`, `group` and `format` change the size of the answer, not its price. The whole price is charged before the first byte, so a client that hangs up mid-stream has paid. '
     + `One past day (\`/v1/{base_currency}/{date}\`) costs ${points(cost.history)}; \`date\` on the rate, convert and bank endpoints costs what they cost without it.`, ''];
 }
 
 /** The short file: what Kurs is, how to authenticate, every endpoint with an example, errors, points
  *  (ranges' pricing included). */
-export function llmsTxt(doc: OpenApiDoc, cost: PointsCost): string {
+export function llmsTxt(doc: OpenApiDoc, cost: Prices): string {
   const lines = [...header(doc), '## Endpoints', ''];
   for (const { method, path, op } of operations(doc)) {
     const keyed = (op.security ?? []).length > 0 ? '' : ' (no key)';
@@ -95,7 +97,7 @@ export function llmsTxt(doc: OpenApiDoc, cost: PointsCost): string {
 }
 
 /** The long file: the short one's parts, each operation in detail, and docs/api.md. */
-export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string, cost: PointsCost): string {
+export function llmsFullTxt(doc: OpenApiDoc, apiDoc: string, cost: Prices): string {
   const lines = [...header(doc), '## Endpoints', ''];
   for (const { method, path, op } of operations(doc)) {
     lines.push(`### ${method} ${path}`, '', oneLine(op.summary) + '.', ...(op.description ? ['', oneLine(op.description)] : []), '');

@@ -1,6 +1,7 @@
 // OpenAPI entries of the history endpoints (D14–D16), merged into ROUTE_DOCS (which checks their
 // type; this file does not import openapi.ts, so no import circle).
 import { Type, type TSchema } from '@sinclair/typebox';
+import { RANGE_DAYS } from './charged.js';
 import { BankTimeseries, DayRates, Fluctuation, Timeseries } from './history-schemas.js';
 
 const DATE = { description: 'UTC day `YYYY-MM-DD`, not after today (D14)', example: '2008-09-15' };
@@ -13,7 +14,7 @@ const RANGE = {
   group: { description: '`week` or `month`: the mean of each ISO week\'s or calendar month\'s daily values', example: 'month' },
   format: { description: '`csv` (`date,currency,rate`) or `ndjson` (`{"date","base","currency","rate"}` per line); also chosen by `Accept`; JSON by default', example: 'csv' },
 };
-const RANGE_TEXT = 'Costs 1 point per started 31 days of start..end (a year is 12), charged before the first byte; ranges over 366 days stream. '
+const RANGE_TEXT = `Costs 1 point per started ${RANGE_DAYS} days of start..end (a year is 12), charged before the first byte; ranges over 366 days stream. `
   + 'The first entry is the start day, with the figures in force on it (a weekend or holiday answers the last figures before it, as the dated endpoints do). '
   + 'A range with no figure at all is 404 `no_fresh_rate` and costs nothing (D16). '
   + 'An answer built whole carries a strong `ETag`, and If-None-Match with it is a 304 that costs nothing; a streamed answer (over 366 days, and for /v1/timeseries more than 10 `symbols` or none) has no ETag: its headers leave before its body exists. '

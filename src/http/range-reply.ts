@@ -5,12 +5,12 @@
 // A range with no figure at all is 404 and costs nothing (D16).
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Meter } from '../access/meter.js';
 import { CONTENT_TYPES, type RangeFormat } from '../history/formats.js';
-import { charge } from '../access/charge.js';
+import { charge } from './charge.js';
+import { endpointOf, priceOf } from './charged.js';
 import { entityTag } from '../rates/entity.js';
 import { ApiError } from './errors.js';
-import { noneMatch, REVALIDATE } from './reply.js';
+import { type Charging, noneMatch, REVALIDATE } from './reply.js';
 
 /** Ranges longer than this many days stream. */
 export const STREAM_AFTER_DAYS = 366;
@@ -49,15 +49,16 @@ export async function nonEmpty<T>(rows: Iterable<T> | AsyncIterable<T>): Promise
 }
 
 /** `chunks` as a RangeBody is a body built (or kept) before. */
-export async function sendRange(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, format: RangeFormat, chunks: AsyncIterable<string> | RangeBody, stream: boolean): Promise<FastifyReply> {
+export async function sendRange(deps: Charging, request: FastifyRequest, reply: FastifyReply, units: number, format: RangeFormat, chunks: AsyncIterable<string> | RangeBody, stream: boolean): Promise<FastifyReply> {
+  const cost = priceOf(deps.pointsCost, endpointOf(request.routeOptions.config), units);
   reply.header('cache-control', REVALIDATE);
   if ('etag' in chunks || !stream) {
     const { body, etag } = 'etag' in chunks ? chunks : rangeBody(await collect(chunks));
     // Not a 2xx, so not charged (D2/D11), like every other 304. The tag goes on the 2xx or 304 only.
     if (noneMatch(request.headers['if-none-match'], etag)) return reply.header('etag', etag).code(304).send();
-    await charge(meter, request, cost);
+    await charge(deps.meter, request, cost);
     return reply.header('etag', etag).type(CONTENT_TYPES[format]).send(body);
   }
-  await charge(meter, request, cost);
+  await charge(deps.meter, request, cost);
   return reply.type(CONTENT_TYPES[format]).send(Readable.from(chunks, { objectMode: false }));
 }

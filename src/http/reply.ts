@@ -2,7 +2,8 @@
 // leaves (D2), and every response to a valid key reports its cost and balance (D11).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Balances } from '../access/balances.js';
-import { charge } from '../access/charge.js';
+import { charge } from './charge.js';
+import { endpointOf, type Prices, priceOf } from './charged.js';
 import type { Meter } from '../access/meter.js';
 import { entityTag, type Entity } from '../rates/entity.js';
 import { httpDate } from '../time/stamps.js';
@@ -18,9 +19,17 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
+/** What charging needs of the app: the meter and the prices (charged.ts). */
+export interface Charging {
+  meter: Meter;
+  pointsCost: Prices;
+}
+
 /** Resolves like the route's own `return reply`: once the response has been handed over (a reply is
- *  thenable, and an onSend hook may still be at work when send() returns). */
-export function sendCharged(meter: Meter, request: FastifyRequest, reply: FastifyReply, cost: number, body: string | Buffer | Entity, lastUpdate?: string): Promise<unknown> {
+ *  thenable, and an onSend hook may still be at work when send() returns). The price is the route's
+ *  endpoint's (its config) times `units` (charged.ts). */
+export function sendCharged(deps: Charging, request: FastifyRequest, reply: FastifyReply, body: string | Buffer | Entity, lastUpdate?: string, units = 1): Promise<unknown> {
+  const cost = priceOf(deps.pointsCost, endpointOf(request.routeOptions.config), units);
   // A body written as bytes (the bulk conversion's) is sent as it is, without a UTF-8 encoding pass.
   const built = typeof body === 'string' || Buffer.isBuffer(body);
   const payload = built ? body : body.body;
@@ -31,7 +40,7 @@ export function sendCharged(meter: Meter, request: FastifyRequest, reply: Fastif
     return Promise.resolve(validators(reply, etag, lastUpdate).code(304).send());
   }
   // Validators go on the 2xx or 304 only: an error from the charge must not carry them.
-  return charge(meter, request, cost).then(() => validators(reply, etag, lastUpdate).type(JSON_TYPE).send(payload));
+  return charge(deps.meter, request, cost).then(() => validators(reply, etag, lastUpdate).type(JSON_TYPE).send(payload));
 }
 
 function validators(reply: FastifyReply, etag: string | undefined, lastUpdate: string | undefined): FastifyReply {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { KursClient } from '../../client/dist/index.js';
 import { MAX_ANSWER_BYTES } from './answer.js';
+import { RANGE_DAYS, rangeUnits } from '../http/charged.js';
 
 const code = () => z.string().regex(/^[A-Za-z]{3}$/).describe('three-letter ISO 4217 code: a currency (EUR, USD, JPY) or a precious metal, one troy ounce (XAU gold, XAG silver, XPT platinum, XPD palladium)');
 const day = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe(`${what}: a UTC day, YYYY-MM-DD, not after today`);
@@ -80,7 +81,7 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'time_series', title: 'Exchange rates over a range of days',
-    description: `Daily blended exchange rates against a base currency from \`start\` to \`end\` (one entry per publication day), or the mean per week or month with \`group\`. Costs 1 API point per started 31 days of the range (a year costs 12). An answer may be at most ${MAX_ANSWER_BYTES / 1000} KB: pass \`symbols\` (a year of every currency is over it), and \`group: "month"\` for many years; a range estimated over it (from its days, \`group\` and the number of currencies) is refused before it is asked, at no cost. ${NUMBERS}`,
+    description: `Daily blended exchange rates against a base currency from \`start\` to \`end\` (one entry per publication day), or the mean per week or month with \`group\`. Costs 1 API point per started ${RANGE_DAYS} days of the range (a year costs ${rangeUnits('2025-01-01', '2025-12-31')}). An answer may be at most ${MAX_ANSWER_BYTES / 1000} KB: pass \`symbols\` (a year of every currency is over it), and \`group: "month"\` for many years; a range estimated over it (from its days, \`group\` and the number of currencies) is refused before it is asked, at no cost. ${NUMBERS}`,
     input: { base: code(), start: day('the first day'), end: day('the last day'), symbols: symbols().optional(), group: z.enum(['week', 'month']).optional().describe('mean of each ISO week or calendar month') },
     narrow: 'pass `symbols` (a few currencies), `group: "month"` (or "week"), or a shorter range',
     tooLarge: (a) => {

@@ -6,7 +6,7 @@ import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { bankUpdate, newestByQuote } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
 import { Num, stringify } from '../money/json.js';
-import { entity, type Entity } from './entity.js';
+import { entity, type Entity, successOf } from './entity.js';
 import type { PeriodRow } from '../store/store.js';
 
 export interface BankInfo extends SourceInfo {
@@ -84,7 +84,7 @@ export class BankTable {
       ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate, ...(r.period ? { valid_from: r.period.from, valid_to: r.period.to } : {}) }))
       : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
     const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.base, last_update: this.lastUpdate ?? null };
-    const body = entity(stringify({ code: 200, message: 'success', meta, rates }));
+    const body = entity(stringify(successOf({ meta, rates })));
     this.bodies.set(key, body);
     return body;
   }

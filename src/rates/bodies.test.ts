@@ -111,7 +111,7 @@ test('rate and latest answers with an amount carry the amount in their tag', () 
   assert.equal(JSON.parse(plain.body).converted, JSON.parse(plain.body).rate);
   assert.equal(withAmount.etag, `"${pair.tag}.2.5"`);
   assert.notEqual(plain.etag, withAmount.etag);
-  const latest = latestWithAmount(rates, 'EUR', amountFrom('3'))!;
+  const latest = latestWithAmount(rates, 'EUR', amountFrom('3'), rates.get('EUR')!.freshUntil)!;
   assert.equal(JSON.parse(latest.body).rates.JPY.converted, Number(new Decimal(3).times(rates.pair('EUR', 'JPY')!.text).toDecimalPlaces(6).toString()));
   assert.match(latest.etag, /^"[A-Za-z0-9_-]{27}\.3"$/);
 });

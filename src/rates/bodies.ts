@@ -7,7 +7,7 @@
 import { CONVERTED_PLACES } from '../money/decimal.js';
 import { multiply, type Amount } from '../money/fixed.js';
 import { type Conversion, conversion } from './conversion.js';
-import type { Entity } from './entity.js';
+import { type Entity, success } from './entity.js';
 import type { PairRate, RatesTable } from './table.js';
 
 const strip = (etag: string) => etag.slice(1, -1);
@@ -15,18 +15,18 @@ const strip = (etag: string) => etag.slice(1, -1);
 /** GET /v1/rate/{base}/{target}: without an amount, `converted` is the rate itself (D5). */
 export function rateBody(base: string, target: string, pair: PairRate, amount: Amount | undefined): Entity {
   const converted = amount ? multiply(amount.fixed, pair.fixed, CONVERTED_PLACES) : pair.text;
-  const body = `{"code":200,"message":"success","base":"${base}","target":"${target}","rate":${pair.text},"amount":${amount?.text ?? '1'},"converted":${converted},"last_update":"${pair.lastUpdate}"}`;
+  const body = success(`"base":"${base}","target":"${target}","rate":${pair.text},"amount":${amount?.text ?? '1'},"converted":${converted},"last_update":"${pair.lastUpdate}"`);
   return { body, etag: amount ? `"${pair.tag}.${amount.text}"` : `"${pair.tag}"` };
 }
 
-/** GET /v1/{base}/latest?amount=…: every code's rate and converted amount. */
-export function latestWithAmount(rates: RatesTable, base: string, amount: Amount): Entity | undefined {
-  const plain = rates.latestBody(base);
+/** GET /v1/{base}/latest?amount=…: every code's rate and converted amount (marked stale as latestOn). */
+export function latestWithAmount(rates: RatesTable, base: string, amount: Amount, today: string): Entity | undefined {
+  const plain = rates.latestOn(base, today);
   const pairs = rates.pairsFrom(base);
   if (!plain || !pairs) return undefined;
   const parts: string[] = [];
   for (const [code, pair] of pairs) parts.push(`"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`);
-  return { body: `{"code":200,"message":"success","rates":{${parts.join(',')}}}`, etag: `"${strip(plain.etag)}.${amount.text}"` };
+  return { body: success(`"rates":{${parts.join(',')}}${rates.staleFields(base, today)}`), etag: `"${strip(plain.etag)}.${amount.text}"` };
 }
 
 /** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */

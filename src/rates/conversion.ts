@@ -5,6 +5,7 @@
 import { CONVERTED_PLACES } from '../money/decimal.js';
 import { amountFrom, type Amount } from '../money/fixed.js';
 import { asciiBytes, ByteWriter } from './byte-writer.js';
+import { SUCCESS_OPEN } from './entity.js';
 import type { PairRate, RatesTable } from './table.js';
 
 export interface Conversion {
@@ -69,7 +70,7 @@ export function conversion(rates: RatesTable, base: string, amount: Amount | und
   const missing: string[] = [];
   let newest: string | undefined;
   let first = true;
-  writer.ascii(`{"code":200,"message":"success","base":"${base}","amount":${factor.text},"rates":{`);
+  writer.ascii(`${SUCCESS_OPEN},"base":"${base}","amount":${factor.text},"rates":{`);
   for (const raw of targets) {
     const index = codeIndex(raw);
     if (seen[index] === stamp) continue;

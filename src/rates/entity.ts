@@ -17,3 +17,12 @@ export function entityTag(body: string | Buffer): string {
 }
 
 export const entity = (body: string): Entity => ({ body, etag: entityTag(body) });
+
+/** The success envelope (D1), defined here and nowhere else; the error envelope is envelope() in
+ *  src/http/errors.ts. SUCCESS_OPEN is its start, for bodies written as text or bytes (then `,` and
+ *  the answer's fields, then `}`); success() is the whole of one such body; successOf() the object
+ *  that money/json's stringify writes, `code` and `message` first. */
+const SUCCESS = { code: 200, message: 'success' } as const;
+export const SUCCESS_OPEN = JSON.stringify(SUCCESS).slice(0, -1);
+export const success = (fields: string): string => `${SUCCESS_OPEN},${fields}}`;
+export const successOf = <T extends object>(fields: T): typeof SUCCESS & T => ({ ...SUCCESS, ...fields });

@@ -4,7 +4,8 @@ import type { BlendedRate } from '../blend/blend.js';
 import { toRateText } from '../money/decimal.js';
 import { Fixed } from '../money/fixed.js';
 import { Num, stringify } from '../money/json.js';
-import { digest, entity, type Entity } from './entity.js';
+import { DAY_MS } from '../time/days.js';
+import { digest, entity, type Entity, successOf } from './entity.js';
 
 /** Part of every pair's tag: change it when the shape of a pair's answers changes, so no client
  *  revalidates an old shape into a 304. */
@@ -84,6 +85,27 @@ export class RatesTable {
     return value;
   }
 
+  /** What a `/latest` answer adds when `base`'s figures are past their freshness on `today` (D10):
+   *  `"stale":true`, the newest figure's stamp and its age in days (D24); '' while they are fresh.
+   *  D10 answers old figures in full, and this keeps them from passing for today's. */
+  staleFields(base: string, today: string): string {
+    const r = this.rates.get(base);
+    if (r === undefined || today <= r.freshUntil) return '';
+    const age = Math.max(0, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${r.bankUpdate.slice(0, 10)}T00:00:00Z`)) / DAY_MS));
+    return `,"stale":true,"last_update":"${r.bankUpdate}","age_days":${age}`;
+  }
+
+  /** `/latest`'s body on `today`: latestBody, or while the base is stale that body with staleFields
+   *  (built once per base and day). */
+  latestOn(base: string, today: string): Entity | undefined {
+    const stale = this.staleFields(base, today);
+    if (stale === '') return this.latestBody(base);
+    return this.derived(`latest ${base} ${today}`, () => {
+      const plain = this.latestBody(base);
+      return plain && entity(`${plain.body.slice(0, -1)}${stale}}`);
+    });
+  }
+
   /** The whole `/latest` body for a base without amount, and its ETag: built once per table and base. */
   latestBody(base: string): Entity | undefined {
     return this.derived(`latest ${base}`, () => {
@@ -91,7 +113,7 @@ export class RatesTable {
       if (!pairs) return undefined;
       const rates: Record<string, Num> = {};
       for (const [code, pair] of pairs) rates[code] = new Num(pair.text);
-      return entity(stringify({ code: 200, message: 'success', rates }));
+      return entity(stringify(successOf({ rates })));
     });
   }
 }

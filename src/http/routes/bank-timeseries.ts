@@ -8,7 +8,8 @@ import { rangeChunks } from '../../history/formats.js';
 import { groupMeansAsync } from '../../history/group.js';
 import { bankSource } from '../bank-source.js';
 import type { RouteDeps } from '../deps.js';
-import { rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
+import { RANGE_DAYS, rangeUnits } from '../charged.js';
+import { rangeFormat, rangeParams, symbolsParam } from '../history-params.js';
 import { bankCode, booleanFlag } from '../params.js';
 import { noFigures, nonEmpty, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 import { groupParam } from './timeseries.js';
@@ -46,7 +47,7 @@ export function bankTimeseriesRoutes(app: FastifyInstance, deps: RouteDeps): voi
       const unit = reciprocal ? (c: string) => `${c} per ${base}` : (c: string) => `${base} per ${c}`;
       const head = `"bank_code":"${source.code}","base":"${base}","unit":"${unit('currency')}","start":"${start}","end":"${end}"`;
       const chunks = rangeChunks(rows, format, base, head, unit);
-      return sendRange(deps.meter, request, reply, units * deps.pointsCost.timeseries, format, chunks, units * 31 > STREAM_AFTER_DAYS);
+      return sendRange(deps, request, reply, units, format, chunks, units * RANGE_DAYS > STREAM_AFTER_DAYS);
     },
   );
 }

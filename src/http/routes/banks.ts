@@ -5,7 +5,7 @@ import { utcDay } from '../../time/days.js';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
 import { bankListing } from '../../rates/bank-list.js';
-import { entity, type Entity } from '../../rates/entity.js';
+import { entity, type Entity, successOf } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { bankTableOn } from '../../history/bank-day.js';
@@ -36,7 +36,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const banks = [...deps.sources]
         .sort((a, b) => (a.code < b.code ? -1 : 1))
         .map((s) => bankListing(s, held.get(s.code), market.banks.get(s.code)?.rows.map((r) => r.currency) ?? [], day, deps.market.graceDays, market.quality));
-      return entity(stringify({ code: 200, message: 'success', banks }));
+      return entity(stringify(successOf({ banks })));
     });
     // A failed health query is not kept: the next request asks again.
     body.catch(() => fullBodies.delete(market));
@@ -67,7 +67,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
         throw new ApiError('no_fresh_rate', source.periodRates ? `no period of ${source.code} covers ${day}; GET /v1/banks?format=full gives its first_date and newest_valid_to` : `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
       }
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.bank, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
+      return sendCharged(deps, request, reply, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
     },
   );
 
@@ -79,10 +79,10 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
     async (request, reply) => {
       const { format } = request.query;
-      if (format === undefined) return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, banksBody);
+      if (format === undefined) return sendCharged(deps, request, reply, banksBody);
       if (format !== 'full') throw ApiError.invalid('invalid_parameter', [{ field: 'format', message: 'must be "full" or omitted' }]);
       const body = await fullBody(deps.market.current, utcDay(deps.now()));
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.banks, body);
+      return sendCharged(deps, request, reply, body);
     },
   );
 
@@ -95,9 +95,9 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
         const info = currencyInfo(code);
         return info ? [{ country_code: info.countryCode, country_name: info.countryName, currency: code }] : [];
       });
-      body = entity(stringify({ code: 200, message: 'success', currencies }));
+      body = entity(stringify(successOf({ currencies })));
       currencyBodies.set(rates, body);
     }
-    return sendCharged(deps.meter, request, reply, deps.pointsCost.currencies, body);
+    return sendCharged(deps, request, reply, body);
   });
 }

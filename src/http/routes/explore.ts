@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { RatesTable } from '../../rates/table.js';
+import { RANGE_DAYS } from '../charged.js';
 import type { AppDeps } from '../deps.js';
 
 const DIR = new URL('../../../public/explore/', import.meta.url);
@@ -14,7 +15,11 @@ export function explorePage(): { html: string; csp: string } {
   const read = (name: string) => readFileSync(new URL(name, DIR), 'utf8');
   const script = read('explore.js');
   const style = read('explore.css');
-  const html = read('explore.html').replace('/*STYLE*/', () => style).replace('/*SCRIPT*/', () => script);
+  // The range rule from its one definition (charged.ts), before the script goes in.
+  const html = read('explore.html')
+    .replace('/*RANGE_DAYS*/', String(RANGE_DAYS))
+    .replace('/*STYLE*/', () => style)
+    .replace('/*SCRIPT*/', () => script);
   const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   const csp = `default-src 'none'; connect-src 'self'; img-src 'self' data:; script-src ${hash(script)}; style-src ${hash(style)}; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
   return { html, csp };

@@ -19,7 +19,7 @@ export function historyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const { params, query } = request;
       const { body, lastUpdate } = await dayAnswer(deps.history, utcDay(deps.now()), params.base_currency, params.date, query.amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.history, body, lastUpdate);
+      return sendCharged(deps, request, reply, body, lastUpdate);
     },
   );
 }

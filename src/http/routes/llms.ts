@@ -3,12 +3,13 @@
 // the examples carry the address the request came to, so they work as pasted.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { BASE_PLACEHOLDER, llmsFullTxt, llmsTxt, type OpenApiDoc, type PointsCost } from '../llms.js';
+import type { Prices } from '../charged.js';
+import { BASE_PLACEHOLDER, llmsFullTxt, llmsTxt, type OpenApiDoc } from '../llms.js';
 
 /** Shipped in the package (`files` in package.json), since the server reads it. */
 export const API_DOC_FILE = new URL('../../../docs/api.md', import.meta.url);
 
-export function llmsRoutes(app: FastifyInstance, document: () => OpenApiDoc, cost: PointsCost, apiDoc: URL = API_DOC_FILE): void {
+export function llmsRoutes(app: FastifyInstance, document: () => OpenApiDoc, cost: Prices, apiDoc: URL = API_DOC_FILE): void {
   let texts: { short: string; full: string } | undefined;
   const built = () => (texts ??= { short: llmsTxt(document(), cost), full: llmsFullTxt(document(), readFileSync(apiDoc, 'utf8'), cost) });
   for (const [url, pick] of [['/llms.txt', 'short'], ['/llms-full.txt', 'full']] as const) {

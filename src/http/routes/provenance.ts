@@ -6,6 +6,7 @@ import { toDecimal, type BlendedRate } from '../../blend/blend.js';
 import { utcDay } from '../../time/days.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
+import { successOf } from '../../rates/entity.js';
 import type { RouteDeps } from '../deps.js';
 import { dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';
@@ -60,11 +61,10 @@ export function provenanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (!pair) throw new ApiError('no_fresh_rate', `no rate available for ${base}/${target}${day ? ` on ${day}` : ''}`);
       // A past day's rates are those fresh on it (D14); today's say whether both legs are fresh now.
       const fresh = day ? true : rates.isFresh(base, today) && rates.isFresh(target, today);
-      const body = stringify({
-        code: 200, message: 'success', base, target, ...(day ? { date: day } : {}), rate: new Num(pair.text), last_update: pair.lastUpdate,
-        fresh, legs: [leg(rates.get(base)!), leg(rates.get(target)!)],
-      });
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, pair.lastUpdate);
+      const body = stringify(
+        successOf({ base, target, ...(day ? { date: day } : {}), rate: new Num(pair.text), last_update: pair.lastUpdate, fresh, legs: [leg(rates.get(base)!), leg(rates.get(target)!)] }),
+      );
+      return sendCharged(deps, request, reply, body, pair.lastUpdate);
     },
   );
 }

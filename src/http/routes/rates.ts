@@ -24,7 +24,8 @@ const ConvertBody = Type.Object({
   amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 64 })])),
   targets: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: MAX_TARGETS }),
   date: Type.Optional(Type.String({ maxLength: 16 })),
-});
+  // D17's rule for the body: an unknown (misspelt) field is a 422, never silently ignored.
+}, { additionalProperties: false });
 
 /** D14: the pair as it stood at the end of `day`; codes as history knows them (defunct ones too). */
 async function datedRate(deps: RouteDeps, day: string, rawBase: string, rawTarget: string, rawAmount: string | undefined): Promise<Answer> {
@@ -41,8 +42,8 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
     LATEST_ROUTE,
     { schema: { params: Type.Object({ base_currency: Type.String() }), querystring: AmountQuery }, config: { endpoint: 'latest' } },
     async (request, reply) => {
-      const { body, lastUpdate } = latestAnswer(deps.market.current.rates, request.params.base_currency, request.query.amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.latest, body, lastUpdate);
+      const { body, lastUpdate } = latestAnswer(deps.market.current.rates, today(), request.params.base_currency, request.query.amount);
+      return sendCharged(deps, request, reply, body, lastUpdate);
     },
   );
 
@@ -58,7 +59,7 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const { body, lastUpdate } = dated
         ? await datedRate(deps, dated, params.base_currency, params.target_currency, query.amount)
         : rateAnswer(deps.market.current.rates, today(), params.base_currency, params.target_currency, query.amount);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.rate, body, lastUpdate);
+      return sendCharged(deps, request, reply, body, lastUpdate);
     },
   );
 
@@ -86,7 +87,8 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const { body: json, newest } = keptConversion(rates, base, amount, body.targets, dated ?? today(), quotes);
       // D16: a dated conversion that found no rate at all (every target in `missing`) costs nothing.
       if (dated && newest === undefined) throw new ApiError('no_fresh_rate', `no rate available from ${base} to any of the targets on ${dated}`);
-      return sendCharged(deps.meter, request, reply, deps.pointsCost.convert, json, newest);
+      // D24: nor does one of today that converted nothing (stale figures, say): its answer is all `missing`.
+      return sendCharged(deps, request, reply, json, newest, newest === undefined ? 0 : 1);
     },
   );
 }

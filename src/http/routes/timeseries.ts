@@ -9,7 +9,8 @@ import { series, type DayRow } from '../../history/series.js';
 import { fluctuationRows, fluctuationBody } from '../../history/fluctuation.js';
 import type { RouteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { historyCurrency, rangeFormat, rangeParams, rangeUnits, symbolsParam } from '../history-params.js';
+import { RANGE_DAYS, rangeUnits } from '../charged.js';
+import { historyCurrency, rangeFormat, rangeParams, symbolsParam } from '../history-params.js';
 import { collect, noFigures, nonEmpty, notReady, rangeBody, type RangeBody, sendRange, STREAM_AFTER_DAYS } from '../range-reply.js';
 
 const RangeQuery = {
@@ -55,21 +56,20 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const cols = await deps.history.range(start, end);
       if (!cols) throw notReady();
       const units = rangeUnits(start, end);
-      const cost = units * deps.pointsCost.timeseries;
       // A long range of a few currencies (a pair since 1999) is small and asked again and again: kept
       // whole until history changes. Ranges of every currency stream and are not kept.
       const keep = symbols !== undefined && symbols.length <= KEPT_SYMBOLS;
       const key = `${deps.history.version} ${base} ${symbols?.join(',')} ${start} ${end} ${group} ${format}`;
       const kept = keep ? bodies.get(key) : undefined;
-      if (kept !== undefined) return sendRange(deps.meter, request, reply, cost, format, kept, false);
+      if (kept !== undefined) return sendRange(deps, request, reply, units, format, kept, false);
       const rows = await nonEmpty(series(cols, { base, symbols, start, end, group }));
       if (!rows) throw noFigures(symbols ? `${base} to ${symbols.join(',')}` : base, start, end);
-      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`);
-      if (!keep) return sendRange(deps.meter, request, reply, cost, format, chunks, units * 31 > STREAM_AFTER_DAYS);
+      const chunks = rangeChunks(rows, format, base, `"base":"${base}","start":"${start}","end":"${end}"`, undefined, symbols);
+      if (!keep) return sendRange(deps, request, reply, units, format, chunks, units * RANGE_DAYS > STREAM_AFTER_DAYS);
       const body = rangeBody(Buffer.from(await collect(chunks)));
       if (bodies.size >= KEPT_BODIES) bodies.delete(bodies.keys().next().value!);
       bodies.set(key, body);
-      return sendRange(deps.meter, request, reply, cost, format, body, false);
+      return sendRange(deps, request, reply, units, format, body, false);
     },
   );
 
@@ -86,10 +86,10 @@ export function timeseriesRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const changes = fluctuationRows(from, to, base, symbols);
       // No currency with a rate on both days is as empty as no base: nothing to answer, nothing charged (D16).
       if (!changes || changes.length === 0) throw new ApiError('no_fresh_rate', `no rate available for ${base} on both ${start} and ${end}`);
-      const cost = rangeUnits(start, end) * deps.pointsCost.fluctuation;
-      if (format === 'json') return sendRange(deps.meter, request, reply, cost, format, fluctuationBody(base, start, end, changes), false);
+      const units = rangeUnits(start, end);
+      if (format === 'json') return sendRange(deps, request, reply, units, format, fluctuationBody(base, start, end, changes), false);
       const rows: DayRow[] = [[start, changes.map((c) => [c.code, c.startRate])], [end, changes.map((c) => [c.code, c.endRate])]];
-      return sendRange(deps.meter, request, reply, cost, format, rangeChunks(rows, format, base, ''), false);
+      return sendRange(deps, request, reply, units, format, rangeChunks(rows, format, base, ''), false);
     },
   );
 }

@@ -1,9 +1,10 @@
-// D2: a charged answer is charged after its body is built and before a byte of it leaves; a short
-// balance turns it into a 402. Plain promise chains rather than `async`: this runs on every charged
+// The HTTP side of charging (in http/, not access/: the access layer knows nothing of HTTP). D2: a
+// charged answer is charged after its body is built and before a byte of it leaves; a short balance
+// turns it into a 402. Plain promise chains rather than `async`: this runs on every charged
 // request.
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
-import type { Meter } from './meter.js';
+import { ApiError } from './errors.js';
+import type { Meter } from '../access/meter.js';
 
 /** An unreachable database is a 503, never a free answer and never a 500 (docs/scaling.md). */
 export function unavailable(request: FastifyRequest, err: unknown): ApiError {
