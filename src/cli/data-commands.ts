@@ -18,7 +18,9 @@ export function dataCommands(program: Command): void {
     .description('serve the API (what `npm start` runs)')
     .action(async () => {
       const config = loadConfig();
-      const stop = await serve(config, print);
+      // The signals are listened for from the start (same tick): one while the server starts (it
+      // prints `listening on` before its last steps) would otherwise kill it, exit code none (issue 34).
+      const serving = serve(config, print);
       // Graceful: no new connections, in-flight requests finish and are charged, then the store
       // closes. A request that outlives the deadline is cut rather than holding the shutdown forever.
       const shutdown = () => {
@@ -26,13 +28,14 @@ export function dataCommands(program: Command): void {
           process.stderr.write(`kurs: in-flight requests still running after ${config.limits.shutdownTimeoutMs} ms; exiting\n`);
           process.exit(1);
         }, config.limits.shutdownTimeoutMs).unref();
-        stop().then(
+        serving.then((stop) => stop()).then(
           () => process.exit(0),
           () => process.exit(1),
         );
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
+      await serving;
     });
 
   program
