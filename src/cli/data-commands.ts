@@ -1,7 +1,6 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { lastSuccessText, sourceStatuses } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
@@ -10,7 +9,7 @@ import { createHttpClient } from '../sources/http.js';
 import { offMessage } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import { pickSources } from './pick-sources.js';
-import { CliError, print, printJson, table, withRuntime } from './util.js';
+import { CliError, print, withRuntime } from './util.js';
 
 export function dataCommands(program: Command): void {
   program
@@ -85,19 +84,5 @@ export function dataCommands(program: Command): void {
       const counts = countOutcomes(outcomes, skippedFiles.length);
       print(summaryLine(counts));
       if (counts.failed > 0) throw new CliError(`${counts.failed} payload(s) failed to import`);
-    });
-
-  program
-    .command('sources')
-    .description('per source: last success, last error, newest observation, publications missed')
-    .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
-      const now = new Date();
-      const rows = await withRuntime(async ({ store, sources }) => sourceStatuses(sources, await store.sourceHealth(), now));
-      if (o.json) return printJson(rows);
-      print(table([
-        ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
-        ...rows.map((r) => [r.source, r.period_rates ? `${r.cadence} period` : r.cadence, r.newest_valid_to ? `${r.newest_observation} to ${r.newest_valid_to}` : r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
-      ]));
     });
 }

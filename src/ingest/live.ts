@@ -3,10 +3,11 @@
 import { addDays } from '../time/days.js';
 import type { Config } from '../config.js';
 import { fetchSource, type ConditionalCache } from '../sources/fetch.js';
-import type { HttpClient } from '../sources/http.js';
+import { HttpError, type HttpClient } from '../sources/http.js';
 import type { FetchWindow, Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { untilAborted } from './abort.js';
+import { diagnose } from './diagnose.js';
 import { ingestPayload, type IngestOptions, type IngestOutcome } from './ingest.js';
 
 /** Days re-fetched before the newest stored date, so that late revisions are seen. */
@@ -62,11 +63,20 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
     payloads = await untilAborted(fetching, deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline);
   } catch (err) {
     if (deps.signal?.aborted) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
-    const reason = deadline.aborted ? `gave up after ${SOURCE_DEADLINE_MS / 60_000} minutes without a complete answer` : (err as Error).message;
+    const reason = deadline.aborted ? `gave up after ${SOURCE_DEADLINE_MS / 60_000} minutes without a complete answer` : await withCause(err as Error, deps.signal);
+    if (deps.signal?.aborted) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
     await deps.store.recordFetch({ source: source.code, at: deps.now().toISOString(), error: reason });
     return { source: source.code, status: 'fetch_failed', reason };
   }
   const outcomes: IngestOutcome[] = [];
   for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), opts));
   return { source: source.code, status: 'done', outcomes };
+}
+
+/** The client's message, and where it names no cause ("fetch failed"), what one plain connection to
+ *  the feed's host finds: the certificate error, reset or refusal that `/status` puts in words. */
+async function withCause(err: Error, signal: AbortSignal | undefined): Promise<string> {
+  if (!(err instanceof HttpError) || err.status !== undefined || /refused to fetch|timed out|\bE[A-Z]{4,}\b|certificate/.test(err.message)) return err.message;
+  const reach = await (signal ? untilAborted(diagnose(err.url), signal) : diagnose(err.url)).catch(() => undefined);
+  return reach && reach.verdict !== 'ok' ? `${err.message} (${reach.tls ? 'TLS: ' : ''}${reach.verdict})` : err.message;
 }
