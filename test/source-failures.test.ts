@@ -134,3 +134,33 @@ describe('the scheduler with failing and hanging feeds', () => {
     await new Promise((resolve) => hanging.close(resolve));
   });
 });
+
+test('a start\'s catch-up hands new data on once at its end, not once per source that stored', async () => {
+  const t = await testApp({ now: NOW, seeded: false });
+  const feed = await startFeedServer(() => ({ body: daily('2026-04-15'), contentType: 'text/xml' }));
+  try {
+    const sources: Source[] = ['AAAA', 'BBBB', 'CCCC', 'DDDD'].map((code) => ({ ...ecbf, code }));
+    const urls = Object.fromEntries(['EEEE', ...sources.map((s) => s.code)].map((code) => [code, `${feed.url}/${code}`]));
+    let handedOn = 0;
+    let storedWhenHandedOn = 0;
+    const scheduler = new Scheduler({
+      store: t.store, sources, http: createHttpClient({ retries: 0 }), config: { sourceUrls: urls, sourceKeys: {} }, now: () => NOW, log: quiet,
+      // Far longer than the test: only the end of the catch-up hands data on.
+      catchUpDataMs: 3_600_000,
+      onData: async () => {
+        handedOn++;
+        storedWhenHandedOn = (await t.store.sourceHealth()).filter((h) => h.newestDate !== null).length;
+      },
+    });
+    await scheduler.catchUp();
+    assert.equal(handedOn, 1);
+    assert.equal(storedWhenHandedOn, sources.length);
+    // Outside a catch-up, a run that stores hands on at once.
+    assert.equal((await scheduler.run({ ...ecbf, code: 'EEEE' })).status, 'done');
+    assert.equal(handedOn, 2);
+    await scheduler.stop();
+  } finally {
+    await t.close();
+    await feed.close();
+  }
+});

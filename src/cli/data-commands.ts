@@ -66,7 +66,10 @@ export function dataCommands(program: Command): void {
           }
           return report;
         }
-        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date() };
+        // One look at every source's health for all the runs, not one scan of the observations each.
+        const health = store.sourceHealth();
+        const newestDate = async (code: string) => (await health).find((h) => h.source === code)?.newestDate ?? null;
+        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes }), now: () => new Date(), newestDate };
         const results = await Promise.all(sources.map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {

@@ -16,12 +16,18 @@ import { ingestLive, STOPPED, type LiveDeps, type LiveResult } from './live.js';
 export const MAX_PARALLEL_SOURCES = 3;
 /** How long one look at every source's health (a scan of the observations) serves the runs of a tick. */
 const HEALTH_REUSE_MS = 60_000;
+/** During a start's catch-up, new data is handed on at most this often, and once at its end: ~90
+ *  sources storing one after another set off a rebuild of the rates (and history) each, back to back
+ *  on the main thread, in the minute a newcomer first tries the API (issue 34). */
+const CATCH_UP_DATA_MS = 10_000;
 
 export interface SchedulerDeps extends LiveDeps {
   sources: readonly Source[];
   /** Called after a run that stored something, to rebuild the rates. */
   onData: () => Promise<void>;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** CATCH_UP_DATA_MS unless given (tests). */
+  catchUpDataMs?: number;
 }
 
 export class Scheduler {
@@ -30,6 +36,8 @@ export class Scheduler {
   private readonly stopping = new AbortController();
   private readonly slots = new Limiter(MAX_PARALLEL_SOURCES);
   private snapshot: { at: number; health: Promise<Map<string, SourceHealth>> } | undefined;
+  /** Set while a catch-up runs: stored data waits for `handOn` instead of a rebuild per source. */
+  private catchingUp: { pending: boolean; timer?: NodeJS.Timeout } | undefined;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -45,14 +53,35 @@ export class Scheduler {
   async catchUp(): Promise<void> {
     const health = await this.health();
     const today = this.deps.now().toISOString().slice(0, 10);
-    await Promise.all(
-      this.live()
-        .filter((s) => {
-          const fresh = sourceFreshUntil(s, health.get(s.code), 0);
-          return fresh === undefined || fresh < today;
-        })
-        .map((s) => this.run(s)),
-    );
+    const catchingUp: NonNullable<Scheduler['catchingUp']> = { pending: false };
+    this.catchingUp = catchingUp;
+    try {
+      await Promise.all(
+        this.live()
+          .filter((s) => {
+            const fresh = sourceFreshUntil(s, health.get(s.code), 0);
+            return fresh === undefined || fresh < today;
+          })
+          .map((s) => this.run(s)),
+      );
+    } finally {
+      this.catchingUp = undefined;
+      clearTimeout(catchingUp.timer);
+      if (catchingUp.pending && !this.stopping.signal.aborted) await this.deps.onData();
+    }
+  }
+
+  /** Hands new data on: at once, or during a catch-up at most every CATCH_UP_DATA_MS and at its end. */
+  private async handOn(): Promise<void> {
+    const c = this.catchingUp;
+    if (!c) return this.deps.onData();
+    c.pending = true;
+    c.timer ??= setTimeout(() => {
+      c.timer = undefined;
+      if (!c.pending || this.catchingUp !== c) return;
+      c.pending = false;
+      void this.deps.onData();
+    }, this.deps.catchUpDataMs ?? CATCH_UP_DATA_MS);
   }
 
   /** Every source's health, looked up once for the runs of a tick rather than once per source
@@ -98,7 +127,7 @@ export class Scheduler {
         this.report(result);
         if (result.status === 'done' && result.outcomes.some((o) => o.status === 'stored')) {
           this.snapshot = undefined;
-          await this.deps.onData();
+          await this.handOn();
         }
         return result;
       })
