@@ -67,21 +67,26 @@ export class Scheduler {
     } finally {
       this.catchingUp = undefined;
       clearTimeout(catchingUp.timer);
-      if (catchingUp.pending && !this.stopping.signal.aborted) await this.deps.onData();
+      if (catchingUp.pending && !this.stopping.signal.aborted) await this.dataLanded();
     }
   }
 
   /** Hands new data on: at once, or during a catch-up at most every CATCH_UP_DATA_MS and at its end. */
   private async handOn(): Promise<void> {
     const c = this.catchingUp;
-    if (!c) return this.deps.onData();
+    if (!c) return this.dataLanded();
     c.pending = true;
     c.timer ??= setTimeout(() => {
       c.timer = undefined;
       if (!c.pending || this.catchingUp !== c) return;
       c.pending = false;
-      void this.deps.onData();
+      void this.dataLanded();
     }, this.deps.catchUpDataMs ?? CATCH_UP_DATA_MS);
+  }
+
+  /** onData, whose failure is logged: a catch-up runs unawaited from start(). */
+  private dataLanded(): Promise<void> {
+    return this.deps.onData().catch((err: Error) => this.deps.log.warn({ err: err.message }, 'handing on new data failed'));
   }
 
   /** Every source's health, looked up once for the runs of a tick rather than once per source
