@@ -179,6 +179,10 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   });
 
   return async () => {
+    // First, so that feed fetches still retrying (a start with no network) stop at once (issue 34).
+    const running = scheduler;
+    scheduler = undefined;
+    const schedulerStopped = running?.stop();
     rebuilds.stop();
     closing = true;
     await seedHistory?.stop();
@@ -186,9 +190,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     await historyFollower.stop();
     await settling;
     await app.close();
-    const running = scheduler;
-    scheduler = undefined;
-    await running?.stop();
+    await schedulerStopped;
     // Ends the coordination session, which releases the ingester lock for another instance.
     await coordination.stop();
     await store.close();

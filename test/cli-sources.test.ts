@@ -84,3 +84,29 @@ describe('kurs ingest and kurs sources --json', () => {
     assert.match(table.stdout, /^ECBF\s+daily\s+\d{4}-\d{2}-\d{2}\s+0\s+\S+\s+FAILING\s+HTTP 404/m);
   });
 });
+
+describe('kurs sources, the table', () => {
+  const db = tempDb();
+  after(() => db.cleanup());
+  const run = (env: NodeJS.ProcessEnv) =>
+    new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [BIN, 'sources'], { env: { ...process.env, KURS_DATABASE_URL: db.url, ...env }, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+    });
+
+  test('a source skipped for want of its API key says `no key` and what to set, never `ok`', async () => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const s of SOURCES.filter((x) => x.needsKey)) env[`KURS_SOURCE_${s.code}_KEY`] = '';
+    const keyed = SOURCES.filter((s) => s.needsKey);
+    assert.ok(keyed.length > 0);
+    const lines = (await run(env)).split('\n');
+    assert.match(lines[0]!, /^SOURCE\s+CADENCE\s+NEWEST\s+MISSED\s+LAST SUCCESS\s+STATE\s+CAUSE$/);
+    for (const s of SOURCES) {
+      const line = lines.find((l) => l.startsWith(`${s.code} `));
+      assert.match(line ?? '', s.needsKey ? new RegExp(`\\sno key\\s+skipped: set KURS_SOURCE_${s.code}_KEY$`) : /\sok$/, s.code);
+    }
+    // With its key set, the same source is judged by its figures again.
+    const first = keyed[0]!;
+    const withKey = (await run({ [`KURS_SOURCE_${first.code}_KEY`]: 'k' })).split('\n').find((l) => l.startsWith(`${first.code} `))!;
+    assert.doesNotMatch(withKey, /no key/);
+  });
+});

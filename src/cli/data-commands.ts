@@ -1,7 +1,6 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { lastSuccessText, sourceStatuses } from '../ingest/health.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
@@ -10,7 +9,7 @@ import { createHttpClient } from '../sources/http.js';
 import { offMessage } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import { pickSources } from './pick-sources.js';
-import { CliError, print, printJson, table, withRuntime } from './util.js';
+import { CliError, print, withRuntime } from './util.js';
 
 export function dataCommands(program: Command): void {
   program
@@ -18,7 +17,9 @@ export function dataCommands(program: Command): void {
     .description('serve the API (what `npm start` runs)')
     .action(async () => {
       const config = loadConfig();
-      const stop = await serve(config, print);
+      // The signals are listened for from the start (same tick): one while the server starts (it
+      // prints `listening on` before its last steps) would otherwise kill it, exit code none (issue 34).
+      const serving = serve(config, print);
       // Graceful: no new connections, in-flight requests finish and are charged, then the store
       // closes. A request that outlives the deadline is cut rather than holding the shutdown forever.
       const shutdown = () => {
@@ -26,13 +27,14 @@ export function dataCommands(program: Command): void {
           process.stderr.write(`kurs: in-flight requests still running after ${config.limits.shutdownTimeoutMs} ms; exiting\n`);
           process.exit(1);
         }, config.limits.shutdownTimeoutMs).unref();
-        stop().then(
+        serving.then((stop) => stop()).then(
           () => process.exit(0),
           () => process.exit(1),
         );
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
+      await serving;
     });
 
   program
@@ -64,7 +66,10 @@ export function dataCommands(program: Command): void {
           }
           return report;
         }
-        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), now: () => new Date() };
+        // One look at every source's health for all the runs, not one scan of the observations each.
+        const health = store.sourceHealth();
+        const newestDate = async (code: string) => (await health).find((h) => h.source === code)?.newestDate ?? null;
+        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), now: () => new Date(), newestDate };
         const results = await Promise.all(sources.map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {
@@ -82,19 +87,5 @@ export function dataCommands(program: Command): void {
       const counts = countOutcomes(outcomes, skippedFiles.length);
       print(summaryLine(counts));
       if (counts.failed > 0) throw new CliError(`${counts.failed} payload(s) failed to import`);
-    });
-
-  program
-    .command('sources')
-    .description('per source: last success, last error, newest observation, publications missed')
-    .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
-      const now = new Date();
-      const rows = await withRuntime(async ({ store, sources }) => sourceStatuses(sources, await store.sourceHealth(), now));
-      if (o.json) return printJson(rows);
-      print(table([
-        ['SOURCE', 'CADENCE', 'NEWEST', 'MISSED', 'LAST SUCCESS', 'STATE', 'LAST ERROR'],
-        ...rows.map((r) => [r.source, r.period_rates ? `${r.cadence} period` : r.cadence, r.newest_valid_to ? `${r.newest_observation} to ${r.newest_valid_to}` : r.newest_observation ?? '-', String(r.missed_publications ?? '-'), lastSuccessText(r), r.failing ? 'FAILING' : 'ok', (r.last_error ?? '').slice(0, 60)]),
-      ]));
     });
 }

@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { accessCommands } from './access-commands.js';
 import { backfillCommand } from './backfill.js';
 import { dataCommands } from './data-commands.js';
+import { sourcesCommand } from './sources-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { keepCommands } from './keep-commands.js';
 import { ledgerCommands } from './ledger-commands.js';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   dataCommands(program);
+  sourcesCommand(program);
   accessCommands(program);
   mcpCommand(program);
   ledgerCommands(program);

@@ -1,5 +1,6 @@
 // The `/status` page as HTML: a pure function of what the route gathered. No script, no external
 // asset, every value escaped; problems sort first so that 87 rows stay readable.
+import { failureCause } from '../ingest/causes.js';
 import { lastSuccessText, type SourceStatus } from '../ingest/health.js';
 import { DAY_MS } from '../time/days.js';
 
@@ -41,7 +42,9 @@ export function duration(seconds: number): string {
 const stamp = (iso: string | null) => (iso === null ? '–' : escapeHtml(iso.replace('T', ' ').slice(0, 16)));
 
 function row(r: StatusRow): string {
-  const error = r.last_error === null ? '' : `<span title="${escapeHtml(r.last_error)}">${escapeHtml(r.last_error.length > ERROR_CHARS ? `${r.last_error.slice(0, ERROR_CHARS)}…` : r.last_error)}</span>`;
+  // A failing source's cause in words first (issue 35), then the error as it came.
+  const cause = r.failing && r.last_error !== null ? `<b class="cause">${escapeHtml(failureCause(r.last_error).words)}</b><br>` : '';
+  const error = r.last_error === null ? '' : `${cause}<span title="${escapeHtml(r.last_error)}">${escapeHtml(r.last_error.length > ERROR_CHARS ? `${r.last_error.slice(0, ERROR_CHARS)}…` : r.last_error)}</span>`;
   return `<tr class="${r.state.replace(' ', '-')}" id="src-${escapeHtml(r.source)}">`
     + `<td><code>${escapeHtml(r.source)}</code></td><td>${escapeHtml(r.name)}<br><small>${escapeHtml(r.country)}</small></td>`
     + `<td><span class="badge">${r.state}</span></td><td>${escapeHtml(r.cadence)}${r.period_rates ? ' period' : ''}</td>`
