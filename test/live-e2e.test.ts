@@ -2,89 +2,18 @@
 // feeds' own paths; live ingestion runs against it through the URL overrides; the API then answers
 // /v1/bank/<code> with the published figures.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from '../src/money/decimal.js';
 import { ingestLive } from '../src/ingest/live.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { SOURCES } from '../src/sources/index.js';
-import { NoPublication, type Observation, type Source } from '../src/sources/types.js';
-import { addDays } from '../src/time/days.js';
+import type { Observation } from '../src/sources/types.js';
 import { bankUpdate } from '../src/blend/rebase.js';
-import { isKnownCode } from '../src/currencies/iso4217.js';
-import { fixtureDir } from './support/fixtures.js';
 import { testApp, type TestApp } from './helpers.js';
-import { startFeedServer, type FeedServer } from './support/feed-server.js';
+import type { FeedServer } from './support/feed-server.js';
+import { dayAfterRecordings, parseOrNothing, payloadFiles, replayable, SESSION, STEP_PAGES, startReplayFeed } from './support/replay-feed.js';
 
-const FIXTURES_URL = fixtureDir();
-const FIXTURES = fileURLToPath(FIXTURES_URL);
-const TESTDATA = new URL('../src/sources/banks/testdata/', import.meta.url);
 const NOW = new Date('2026-11-22T12:00:00Z');
-
-const tokens = (text: string) => new Set(decodeURIComponent(text).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length >= 2));
-const payloadFiles = (s: Source) => (existsSync(`${FIXTURES}/${s.code}`) ? readdirSync(`${FIXTURES}/${s.code}`).filter((f) => s.accepts(f)).sort() : []);
-
-const currencyCodes = (text: string) => [...tokens(text)].filter((t) => t.length === 3 && isKnownCode(t.toUpperCase()));
-
-/**
- * Whether a request asks for something the recordings hold: a per-currency request (PTAX, Paraguay,
- * Rwanda…) for a currency nobody recorded is left out, as the recordings cannot answer it.
- */
-function recorded(source: Source, url: string): boolean {
-  const inFiles = new Set(payloadFiles(source).flatMap(currencyCodes));
-  const asked = currencyCodes(new URL(url).search + new URL(url).pathname);
-  // A month asked for by query (InforEuro's month=&year=: its answer does not say which month it
-  // is) that no recording holds: another month's file would be read as this month's.
-  const month = /[?&]month=(\d{1,2})&year=(\d{4})/.exec(url);
-  if (month && !payloadFiles(source).some((f) => f.includes(`${month[2]}-${month[1]!.padStart(2, '0')}`))) return false;
-  return inFiles.size === 0 || asked.length === 0 || asked.some((c) => inFiles.has(c));
-}
-
-/**
- * First pages of feeds that need a page visit first (a form with its ViewState or anti-forgery
- * token, a CSRF token answer), served at the page's path with a session cookie: hand-written,
- * format-faithful copies in testdata/ where the recordings lack the page, the recorded page itself
- * where there is one (`recorded`). Like the banks, the server then refuses the data requests that do
- * not carry the page's token and cookie back.
- */
-const STEP_PAGES: Readonly<Record<string, { path: string; file: string; token: string; recorded?: true }>> = {
-  INDO: { path: '/en/statistik/informasi-kurs/transaksi-bi/default.aspx', file: 'INDO-form.html', token: 'test-viewstate-INDO' },
-  MASG: { path: '/statistics/msb/ExchangeRates.aspx', file: 'MASG-form.html', token: 'test-eventvalidation-MASG' },
-  CBEG: { path: '/en/economic-research/statistics/cbe-exchange-rates/historical-data', file: 'CBEG-form.html', token: 'test-antiforgery-token-CBEG' },
-  NBSR: { path: '/kursnaListaModul/naZeljeniDan.faces', file: 'NBSR-form.html', token: 'test-viewstate-NBSR' },
-  BCCR: { path: '/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF', file: 'BCCR-GenereCSRF.json', token: 'dGVzdC1zaWduYXR1cmUtQkNDUg' },
-  PMAP: { path: '/ar/webtools/currency/export', file: 'currency-export-form.html', token: 'NEx1U21pRWRmZG80SmR4blZodlVhdz09', recorded: true },
-};
-const SESSION = (code: string) => `kurs-e2e-session=${code}`;
-
-/** Recorded files for paths whose words cannot tell them apart (one path answering two formats by
- *  a request header: BCCG's landing page is its RSC stream when asked with `RSC: 1`). */
-const FILE_FOR: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  BCCG: { '/marche-des-changes/cours-de-change': 'cours-de-change-rsc.txt' },
-};
-
-/** The recorded file that best answers a request: the one sharing most words with its URL. */
-function bestFile(source: Source, pathAndQuery: string): string | undefined {
-  const wanted = tokens(pathAndQuery);
-  let best: string | undefined;
-  let score = -1;
-  for (const f of payloadFiles(source)) {
-    const s = [...tokens(f)].filter((t) => wanted.has(t)).length;
-    if (s > score) [best, score] = [f, s];
-  }
-  return best;
-}
-
-/** What a source reads from a recorded file answering `name`; nothing for a page without rates by design. */
-async function parseOrNothing(source: Source, name: string, file: string): Promise<Observation[]> {
-  try {
-    return await source.parse({ name, body: readFileSync(`${FIXTURES}/${source.code}/${file}`) });
-  } catch (err) {
-    if (err instanceof NoPublication) return [];
-    throw err;
-  }
-}
 
 describe('live ingestion against a local server playing every bank', () => {
   let server: FeedServer;
@@ -100,27 +29,9 @@ describe('live ingestion against a local server playing every bank', () => {
    *  the period its recordings cover (a year, a month, a date in the query). */
   const nowFor = new Map<string, Date>();
   before(async () => {
-    for (const s of sources) {
-      let newest = '';
-      for (const file of payloadFiles(s)) {
-        for (const o of await parseOrNothing(s, file, file)) if (o.date > newest) newest = o.date;
-      }
-      nowFor.set(s.code, new Date(`${addDays(newest, 1)}T23:00:00Z`));
-    }
-    server = await startFeedServer((pathAndQuery, req) => {
-      const [, code, ...rest] = pathAndQuery.split('/');
-      const step = code === undefined ? undefined : STEP_PAGES[code];
-      if (step && req.method === 'GET' && `/${rest.join('/')}` === step.path) {
-        const body = readFileSync(step.recorded ? `${FIXTURES}/${code}/${step.file}` : new URL(step.file, TESTDATA));
-        return { body, contentType: 'text/html; charset=utf-8', headers: { 'set-cookie': `${SESSION(code!)}; path=/; HttpOnly` } };
-      }
-      const carried = `${req.body} ${JSON.stringify(req.headers)}`;
-      if (step && !(carried.includes(encodeURIComponent(step.token)) && req.headers.cookie === SESSION(code!))) return { status: 403, body: 'no session' };
-      const source = SOURCES.find((s) => s.code === code);
-      const file = source && (FILE_FOR[source.code]?.[`/${rest.join('/')}`.split('?')[0]!] ?? bestFile(source, rest.join('/')));
-      if (!source || !file) return undefined;
-      served.set(source.code, [...(served.get(source.code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
-      return { body: readFileSync(`${FIXTURES}/${source.code}/${file}`) };
+    for (const s of sources) nowFor.set(s.code, await dayAfterRecordings(s));
+    server = await startReplayFeed((code, pathAndQuery, file) => {
+      served.set(code, [...(served.get(code) ?? []), { url: `${server.url}${pathAndQuery}`, file }]);
     });
     // Every source on, those whose terms keep them off by default too (D22): each is played here.
     t = await testApp({ now: NOW, seeded: false, enable: SOURCES.map((s) => s.code) });
@@ -141,12 +52,7 @@ describe('live ingestion against a local server playing every bank', () => {
     const http = createHttpClient({ retries: 0, timeoutMs: 180_000 });
     const results = await Promise.all(
       sources.map((s) => {
-        const replayable: Source = {
-          ...s,
-          requests: (w, ctx) => s.requests(w, ctx).filter((r) => r.follow || recorded(s, r.url)),
-          ...(s.follow ? { follow: (page, w, ctx) => s.follow!(page, w, ctx).filter((r) => r.follow || recorded(s, r.url)) } : {}),
-        };
-        return ingestLive({ store: t.store, http, config, now: () => nowFor.get(s.code)! }, replayable, { acceptJumps: true });
+        return ingestLive({ store: t.store, http, config, now: () => nowFor.get(s.code)! }, replayable(s), { acceptJumps: true });
       }),
     );
     // Which sources were sent rates, read after the fetches so as not to stall the server meanwhile.

@@ -95,7 +95,7 @@ describe('requests a newcomer gets slightly wrong (issue 34 items 8 and 10)', ()
     const unknown = await convert({ base: 'EUR', targets: ['USD'], ammount: 5 });
     assert.equal(unknown.statusCode, 422);
     assert.equal(unknown.json().error, 'invalid_body');
-    assert.deepEqual(unknown.json().details, [{ field: 'ammount', message: 'is not a field of this body' }]);
+    assert.deepEqual(unknown.json().details, [{ field: 'body', message: 'has no field "ammount"' }]);
     assert.equal(unknown.headers['x-points-cost'], '0');
   });
 

@@ -80,8 +80,9 @@ function describe(e: AjvError, context: string | undefined): FieldProblem {
       if (e.params.type === 'string' && context === 'querystring') return { field, message: 'must be given once, as a single value' };
       return { field, message: `must be ${article(String(e.params.type))} ${e.params.type}` };
     case 'additionalProperties':
-      // Like an unknown query parameter (D17): a misspelt field must not be silently ignored.
-      return { field: String(e.params.additionalProperty), message: 'is not a field of this body' };
+      // Like an unknown query parameter (D17): a misspelt field must not be silently ignored. The
+      // problem is the body's (the admin API's contract since D12); the message names the field.
+      return { field, message: `has no field "${String(e.params.additionalProperty)}"` };
     case 'minItems':
       return { field, message: 'must not be empty' };
     case 'maxItems':
