@@ -6,6 +6,7 @@ import { failClosed } from './charge.js';
 import { DECIDED, type Decided, rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
+import { putLimit, refusalOf } from './charged.js';
 import { ApiError } from './errors.js';
 import type { KeyCache } from '../access/key-cache.js';
 
@@ -67,13 +68,8 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
   if (!found) return done(new ApiError('invalid_key', 'API key invalid or revoked'));
   request.auth = found;
   const at = now();
-  if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) {
-    return done(new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`));
-  }
-  const endpoint = request.routeOptions.config.endpoint;
-  if (endpoint && !found.plan.endpoints.includes(endpoint)) {
-    return done(new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`));
-  }
+  const refused = refusalOf(found, request.routeOptions.config.endpoint, at);
+  if (refused) return done(refused);
   const perMinute = found.plan.requestsPerMinute;
   if (perMinute === null) return done();
   // One instance counts in memory and decides at once; the shared limiter asks the database.
@@ -83,10 +79,9 @@ function admit(request: FastifyRequest, reply: FastifyReply, found: KeyLookup | 
 }
 
 function limited(reply: FastifyReply, limit: LimitDecision, done: Done): void {
-  const headers = rateLimitHeaders(limit);
-  reply.headers(headers);
+  putLimit((name, value) => reply.header(name, value), limit);
   if (!limit.ok) {
-    return done(new ApiError('rate_limited', `request limit of ${limit.limit} per minute reached`, undefined, { ...headers, 'retry-after': String(limit.resetSeconds) }));
+    return done(new ApiError('rate_limited', `request limit of ${limit.limit} per minute reached`, undefined, { ...rateLimitHeaders(limit), 'retry-after': String(limit.resetSeconds) }));
   }
   done();
 }

@@ -1,10 +1,49 @@
-// What an answer costs, in one place (issue 37 item 1). An endpoint's price is the app's
+// What an answer costs and what a charged answer carries, in one place (issue 37 item 1): the
+// checks after the key, the price, and the headers of a charged answer. Fastify's path (auth.ts,
+// reply.ts) and the fast lane (fast-lane.ts) both call these steps; neither writes its own.
+// An endpoint's price is the app's
 // `pointsCost` entry for its endpoint id (KURS_POINTS_COST; 1 point each by default, config.ts),
 // times the answer's units; the one rule for units is here: a range costs a unit per started
 // RANGE_DAYS days of start..end (D16). A route names its endpoint id once, in its config, and never
 // a price: sendCharged and sendRange read it from there; the fast lane, the OpenAPI text, /llms.txt,
 // MCP's tool text and the explorer read the rule from here.
+import { type LimitDecision, rateLimitHeaders } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
+import type { KeyLookup } from '../store/store.js';
+import { httpDate } from '../time/stamps.js';
+import { ApiError } from './errors.js';
+
+/** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
+export const REVALIDATE = 'private, no-cache';
+/** Where a step writes a header: Fastify's `reply.header`, or the fast lane's flat list. */
+export type PutHeader = (name: string, value: string) => void;
+
+/** D2's checks after the key, before the limit: expiry, then the plan's endpoints. */
+export function refusalOf(found: KeyLookup, endpoint: EndpointId | undefined, at: Date): ApiError | undefined {
+  if (found.account.expiresAt !== null && found.account.expiresAt <= at.toISOString()) return new ApiError('plan_expired', `plan expired at ${found.account.expiresAt}`);
+  if (endpoint && !found.plan.endpoints.includes(endpoint)) return new ApiError('plan_forbidden', `this endpoint is not included in the ${found.plan.id} plan`);
+  return undefined;
+}
+
+/** The request limit's fields (RateLimit, RateLimit-Policy) on every answer of a limited plan. */
+export function putLimit(put: PutHeader, limit: LimitDecision): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(limit))) put(name, value);
+}
+
+/** A 2xx or 304's validators: Last-Modified, and with an entity tag the revalidation rule. */
+export function putValidators(put: PutHeader, etag: string | undefined, lastUpdate: string | undefined): void {
+  if (lastUpdate) put('last-modified', httpDate(lastUpdate));
+  if (etag) {
+    put('etag', etag);
+    put('cache-control', REVALIDATE);
+  }
+}
+
+/** D11: every answer to a valid key reports its cost and the balance after it. */
+export function putPoints(put: PutHeader, cost: number, remaining: number): void {
+  put('x-points-cost', String(cost));
+  put('x-points-remaining', String(remaining));
+}
 
 export type Prices = Record<EndpointId, number>;
 

@@ -15,20 +15,19 @@ import type { Balances } from '../access/balances.js';
 import type { KeyCache } from '../access/key-cache.js';
 import { hashKey } from '../access/keys.js';
 import type { Meter } from '../access/meter.js';
-import { DECIDED, type Decided, type LimitDecision, rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
+import { DECIDED, type Decided, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
-import { httpDate } from '../time/stamps.js';
 import type { History } from '../history/history.js';
 import type { HistoryReadiness } from '../ingest/seed-history.js';
 import { type Answer, dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
 import { KEY_SHAPE } from './auth.js';
-import { type Prices, priceOf } from './charged.js';
+import { type Prices, priceOf, putLimit, putPoints, putValidators, refusalOf } from './charged.js';
 import type { CorsOrigins } from './cors.js';
 import type { Admission } from './limits.js';
-import { JSON_TYPE, REVALIDATE } from './reply.js';
+import { JSON_TYPE } from './reply.js';
 import { requestLine, type RequestSampler } from './request-log.js';
 import type { RequestStats } from './request-stats.js';
 
@@ -148,8 +147,8 @@ export class FastLane {
     const found = this.parts.keys.lookup(hash);
     if (found === undefined || found instanceof Promise) return false;
     const { account, plan } = found;
-    if (account.expiresAt !== null && account.expiresAt <= at.toISOString()) return false;
-    if (!plan.endpoints.includes(matched.endpoint)) return false;
+    // Any refusal (expired, not in the plan) is Fastify's to answer, from the same step (charged.ts).
+    if (refusalOf(found, matched.endpoint, at)) return false;
     const { limiter, admission } = this.parts;
     const cost = priceOf(this.parts.pointsCost, matched.endpoint);
     // A limit counted in the database (PostgreSQL) is Fastify's to ask; so is a zero-cost endpoint.
@@ -208,16 +207,19 @@ export class FastLane {
     return true;
   }
 
-  /** The 200 as Fastify's path writes it: sendCharged's validators, then the points headers (reply.ts). */
+  /** The 200 as Fastify's path writes it, through the same header steps (charged.ts). */
   private send(res: ServerResponse, answer: Answer, kept: boolean, cost: number, remaining: number, limit: LimitDecision | undefined): void {
     const { etag } = answer.body;
     const body = kept ? bytesOf(answer.body) : answer.body.body;
     const headers: string[] = [];
-    if (this.parts.corsOrigins !== '*') headers.push('vary', 'Origin');
-    if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) headers.push(name, value);
-    if (answer.lastUpdate) headers.push('last-modified', httpDate(answer.lastUpdate));
-    headers.push('etag', etag, 'cache-control', REVALIDATE, 'content-type', JSON_TYPE, 'x-points-cost', String(cost), 'x-points-remaining', String(remaining));
-    if (this.parts.admission.closing) headers.push('connection', 'close');
+    const put = (name: string, value: string) => void headers.push(name, value);
+    // The same steps as Fastify's path (charged.ts): limit fields, validators, points.
+    if (this.parts.corsOrigins !== '*') put('vary', 'Origin');
+    if (limit) putLimit(put, limit);
+    putValidators(put, etag, answer.lastUpdate);
+    putPoints(put, cost, remaining);
+    put('content-type', JSON_TYPE);
+    if (this.parts.admission.closing) put('connection', 'close');
     headers.push('content-length', String(Buffer.byteLength(body)));
     res.writeHead(200, headers);
     res.end(body);

@@ -3,14 +3,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Balances } from '../access/balances.js';
 import { charge } from './charge.js';
-import { endpointOf, type Prices, priceOf } from './charged.js';
+import { endpointOf, type Prices, priceOf, putPoints, putValidators, REVALIDATE } from './charged.js';
 import type { Meter } from '../access/meter.js';
 import { entityTag, type Entity } from '../rates/entity.js';
-import { httpDate } from '../time/stamps.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-/** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
-export const REVALIDATE = 'private, no-cache';
+export { REVALIDATE };
 
 /** RFC 9110 13.1.2: weak comparison, so `W/"x"` matches `"x"`; `*` matches any current body. */
 export function noneMatch(header: string | undefined, etag: string): boolean {
@@ -44,8 +42,7 @@ export function sendCharged(deps: Charging, request: FastifyRequest, reply: Fast
 }
 
 function validators(reply: FastifyReply, etag: string | undefined, lastUpdate: string | undefined): FastifyReply {
-  if (lastUpdate) reply.header('last-modified', httpDate(lastUpdate));
-  if (etag) reply.header('etag', etag).header('cache-control', REVALIDATE);
+  putValidators((name, value) => reply.header(name, value), etag, lastUpdate);
   return reply;
 }
 
@@ -58,8 +55,7 @@ export function installPointsHeaders(app: FastifyInstance, balances: Balances): 
     if (auth) {
       const points = request.points;
       if (points && !points.known) balances.saw(auth.account.id, points.remaining);
-      reply.header('x-points-cost', points ? String(points.cost) : '0');
-      reply.header('x-points-remaining', String(points ? points.remaining : balances.of(auth)));
+      putPoints((name, value) => reply.header(name, value), points ? points.cost : 0, points ? points.remaining : balances.of(auth));
       if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
     }
     done(null, payload);
