@@ -6,7 +6,9 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openStore } from '../src/store/open.js';
 import { tempDb } from './helpers.js';
+import { ecbYesterday } from './support/fresh-today.js';
 import { kursJson, startServer } from './support/server-process.js';
 
 const HELD = 5;
@@ -58,6 +60,11 @@ describe('graceful shutdown on SIGTERM', () => {
   test('finishes and charges every request in flight, refuses new connections, exits 0', async () => {
     const account = kursJson<{ key: string; account_id: string }>(['keys', 'create', '--plan', 'business', '--points', '1000'], db.url);
     const loadAccount = kursJson<{ key: string; account_id: string }>(['keys', 'create', '--plan', 'business', '--points', '1000'], db.url);
+    // Fresh figures to convert with: a conversion of nothing is not charged (D24), and this test is
+    // about charged answers finishing.
+    const store = await openStore(db.url);
+    await ecbYesterday(store);
+    await store.close();
     const server = await startServer(patient);
     const port = Number(new URL(server.url).port);
     const requests = await Promise.all(Array.from({ length: HELD }, () => held(port, account.key)));
@@ -98,7 +105,8 @@ describe('graceful shutdown on SIGTERM', () => {
     for (const r of requests) {
       const answer = await r.finish();
       assert.match(answer, /^HTTP\/1\.1 200 /, answer);
-      assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).missing[0], 'USD');
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+      assert.deepEqual([Object.keys(body.rates), body.missing ?? []], [['USD'], []], answer);
     }
     const [code] = await exited;
     assert.equal(code, 0);
