@@ -1,15 +1,15 @@
 // What an answer costs and what a charged answer carries, in one place (issue 37 item 1): the
 // checks after the key, the price, and the headers of a charged answer. Fastify's path (auth.ts,
-// reply.ts) and the fast lane (fast-lane.ts) both call these steps; neither writes its own.
-// An endpoint's price is the app's
-// `pointsCost` entry for its endpoint id (KURS_POINTS_COST; 1 point each by default, config.ts),
-// times the answer's units; the one rule for units is here: a range costs a unit per started
+// reply.ts) and the fast lane (fast-lane.ts) both call these steps; neither writes its own. An
+// endpoint's price is the app's `pointsCost` entry for its endpoint id (KURS_POINTS_COST; 1 point
+// each by default, config.ts), times the answer's units; the one rule for units is here: a range costs a unit per started
 // RANGE_DAYS days of start..end (D16). A route names its endpoint id once, in its config, and never
 // a price: sendCharged and sendRange read it from there; the fast lane, the OpenAPI text, /llms.txt,
 // MCP's tool text and the explorer read the rule from here.
 import { type LimitDecision, rateLimitHeaders } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
+import { DAY_MS } from '../time/days.js';
 import { httpDate } from '../time/stamps.js';
 import { ApiError } from './errors.js';
 
@@ -52,7 +52,7 @@ export const RANGE_DAYS = 31;
 
 /** D16: one unit per started RANGE_DAYS days of start..end, both days included. */
 export function rangeUnits(start: string, end: string): number {
-  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1;
+  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS + 1;
   return Math.ceil(days / RANGE_DAYS);
 }
 
