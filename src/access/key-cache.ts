@@ -4,6 +4,7 @@
 // change through the admin API at once (forgetKey/forgetAccount). The balance of a cached lookup is
 // not trusted for charges: those go through the meter, which answers with the real balance.
 import type { KeyLookup } from '../store/store.js';
+import { hashKey, KEY_SHAPE } from './keys.js';
 
 /** Keys that verified: one entry per live key in use, so the bound is generous. */
 export const MAX_KNOWN_KEYS = 10_000;
@@ -27,6 +28,7 @@ export class KeyCache {
   private readonly unknown = new Map<string, Entry>();
   /** Concurrent misses on one hash share one query (a cold start under load asks once, not 50 times). */
   private readonly pending = new Map<string, Promise<KeyLookup | undefined>>();
+  private readonly hashes = new WeakMap<object, { key: string; hash: string }>();
   /** Bumped by every forget: a query that started before a change must not store what it read. */
   private generation = 0;
   private readonly clock: () => number;
@@ -38,6 +40,20 @@ export class KeyCache {
   ) {
     this.ttlMs = options.ttlMs;
     this.clock = options.clock ?? (() => performance.now());
+  }
+
+  /** The lookup for a key as presented, or undefined for one not shaped like a key (refused without
+   *  asking the database). `connection` is what the key came on (a socket): a client sends the same
+   *  key on every request of a connection, and hashing it was ~2% of a cached request's CPU, so the
+   *  last key and its SHA-256 are kept per connection, no longer than the connection (whose buffers
+   *  hold the key anyway); never stored or logged. */
+  lookupKey(key: string, connection: object | undefined): Promise<KeyLookup | undefined> | KeyLookup | undefined {
+    const last = connection && this.hashes.get(connection);
+    if (last?.key === key) return this.lookup(last.hash);
+    if (!KEY_SHAPE.test(key)) return undefined;
+    const hash = hashKey(key);
+    if (connection) this.hashes.set(connection, { key, hash });
+    return this.lookup(hash);
   }
 
   /** The lookup for a key hash, from memory while fresh. A failed query is not cached: it rejects. */

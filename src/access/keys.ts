@@ -5,6 +5,8 @@ import { hash, randomBytes } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_PREFIX = 'kurs_';
 const KEY_BODY_LENGTH = 32;
+/** What a key looks like; anything else is refused without asking the database. */
+export const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
 
 /** Uniform base62: bytes >= 248 are dropped so that no character is more likely than another. */
 export function randomBase62(length: number): string {

@@ -15,7 +15,8 @@ import { Admission, installLimits, serverLimits } from './limits.js';
 import { FastLane, laneServer } from './fast-lane.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
-import { installPointsHeaders, JSON_TYPE } from './reply.js';
+import { ChargedAnswers, installPointsHeaders, settle } from './charged.js';
+import { JSON_TYPE } from './reply.js';
 import { BatchedLines, redactedUrl, RequestLog, RequestSampler } from './request-log.js';
 import { RouteTable } from './route-table.js';
 import { adminRoutes } from './routes/admin.js';
@@ -99,6 +100,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installPointsHeaders(app, balances);
   installOpenApi(app, { admin: Boolean(deps.adminToken) });
   const stats = installMetrics(app, deps);
+  // Usage (counted in memory, flushed every second and when the app closes: src/access/usage.ts).
+  const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
+  usage.start();
+  app.addHook('onClose', () => usage.stop());
+  // Step 5 of every answer Fastify gives (the fast lane's own call is in charged.ts). Callback style:
+  // it runs on every response, and an async hook costs a promise each time.
+  app.addHook('onResponse', (request, reply, done) => {
+    const { url, config } = request.routeOptions;
+    settle(usage, stats, request.method, url, reply.statusCode, reply.elapsedTime / 1000, request.auth, config.endpoint, request.points?.cost ?? 0, deps.now());
+    done();
+  });
 
   // Routes go in registered scopes: @fastify/swagger only sees routes added after it has loaded.
   app.register(async (root) => {
@@ -118,25 +130,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return deps.store.findKey(hash).then((found) => (found && balances.saw(found.account.id, found.account.points, at), found));
   };
   const keys = new KeyCache(findKey, deps.keyCache ?? { ttlMs: 0 });
-  // Usage: counted in memory, flushed every second and when the app closes (src/access/usage.ts).
-  const usage = new UsageRecorder(deps.store, (err) => app.log.error({ err }, 'could not write usage counts'));
-  usage.start();
-  app.addHook('onClose', () => usage.stop());
   const routeDeps: RouteDeps = { ...deps, history: deps.history ?? new History(deps.store, deps.sources, deps.market.graceDays) };
   if (deps.fastLane !== false) {
     const { meter, market, pointsCost, now, history, historyLoaded } = routeDeps;
     const logLine = logRequests ? (line: string) => void logStream.write(line) : undefined;
     const onError = (err: unknown) => app.log.error({ err }, 'fast lane failed');
-    lane = new FastLane({ keys, limiter, meter, market, history, historyLoaded, pointsCost, now, balances, usage, stats, admission, logLine, sampler, onError, corsOrigins: deps.corsOrigins ?? '*' });
+    const charged = new ChargedAnswers({ keys, limiter, meter, pointsCost, balances, usage, stats, admission, logLine, sampler, onError, corsOrigins: deps.corsOrigins ?? '*' });
+    lane = new FastLane({ market, history, historyLoaded, now, charged });
   }
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));
     installKnownParams(v1);
     installHistoryGate(v1, deps.historyLoaded, routeDeps.history);
-    v1.addHook('onResponse', (request, _reply, done) => {
-      if (request.auth) usage.record(request.auth.account.id, request.auth.keyId, deps.now(), request.points?.cost ?? 0);
-      done();
-    });
     usageRoutes(v1, deps, usage, balances);
     rateRoutes(v1, routeDeps);
     bankRoutes(v1, routeDeps);

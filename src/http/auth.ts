@@ -1,7 +1,6 @@
 // Authentication and plan checks (D2, D3), in the order D2 fixes: key → expiry → plan endpoint →
 // request limit. Runs before the body is even parsed, so nobody without a key costs us a parse.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashKey, KEY_PREFIX } from '../access/keys.js';
 import { failClosed } from './charge.js';
 import { DECIDED, type Decided, rateLimitHeaders, type LimitDecision, type RequestLimiter } from '../access/rate-limit.js';
 import type { EndpointId } from '../config.js';
@@ -21,8 +20,6 @@ declare module 'fastify' {
     endpoint?: EndpointId;
   }
 }
-
-export const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32}$`);
 
 /** D3: the header wins whenever it is present and not blank, even when it is wrong. */
 export function presentedKey(request: FastifyRequest): string | undefined {
@@ -53,8 +50,8 @@ export function authenticate(keys: KeyCache, limiter: RequestLimiter, now: () =>
     // timing does not depend on how much of a key matched.
     // A key in the cache needs no database: it still authenticates while the database is down, and
     // its charge then answers 503 (the meter needs the database); anything else fails closed.
-    if (!KEY_SHAPE.test(key) && SCHEMED.test(key)) return done(new ApiError('invalid_key', PREFIXED));
-    const looked = KEY_SHAPE.test(key) ? keys.lookup(hashKey(key)) : undefined;
+    const looked = keys.lookupKey(key, request.raw.socket);
+    if (looked === undefined && SCHEMED.test(key)) return done(new ApiError('invalid_key', PREFIXED));
     if (looked instanceof Promise) {
       failClosed(request, looked).then((found) => admit(request, reply, found, limiter, now, done), done);
     } else {

@@ -1,5 +1,5 @@
-// `/metrics` in Prometheus text format. Per request: plain counts in onResponse (request-stats.ts),
-// plus an error counter for error envelopes; everything about sources and the blend is read when
+// `/metrics` in Prometheus text format. Per request: plain counts (request-stats.ts), recorded once
+// an answer is sent by charged.ts's settle step on either path, plus an error counter for error envelopes; everything about sources and the blend is read when
 // Prometheus scrapes, not on the request path.
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
@@ -19,14 +19,12 @@ export interface MetricsDeps {
 
 /** Latency buckets in seconds: a cached body is sub-millisecond, a charge on PostgreSQL a few ms. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-/** Unmatched URLs share one label so that scanners cannot blow up the series count. */
-const UNMATCHED = 'unmatched';
 const ERROR_CODE = /"error":"([a-z_]+)"/;
 
 /** Store stamps are ISO 8601; response stamps are `YYYY-MM-DD HH:MM:SS` UTC (D7). */
 const seconds = (stamp: string | null) => (stamp === null ? undefined : Date.parse(stamp.includes('T') ? stamp : `${stamp.replace(' ', 'T')}Z`) / 1000);
 
-/** Returns the per-request counts, which the fast lane (fast-lane.ts) records into as well. */
+/** Returns the per-request counts, which settle (charged.ts) records into. */
 export function installMetrics(app: FastifyInstance, deps: MetricsDeps): RequestStats {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -74,14 +72,6 @@ export function installMetrics(app: FastifyInstance, deps: MetricsDeps): Request
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') errors.inc({ status: reply.statusCode, error: ERROR_CODE.exec(payload)?.[1] ?? 'unknown' });
     done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    const { url, config } = request.routeOptions;
-    const route = url ?? UNMATCHED;
-    stats.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    const cost = request.points?.cost;
-    if (cost) stats.charged(config.endpoint ?? route, cost);
-    done();
   });
 
   app.register(async (scope) => {

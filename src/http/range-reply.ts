@@ -6,11 +6,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_TYPES, type RangeFormat } from '../history/formats.js';
-import { charge } from './charge.js';
-import { endpointOf, priceOf } from './charged.js';
+import { charge, type Charging, endpointOf, priceOf, REVALIDATE } from './charged.js';
 import { entityTag } from '../rates/entity.js';
 import { ApiError } from './errors.js';
-import { type Charging, noneMatch, REVALIDATE } from './reply.js';
+import { noneMatch } from './reply.js';
 
 /** Ranges longer than this many days stream. */
 export const STREAM_AFTER_DAYS = 366;

@@ -15,7 +15,7 @@ import type { RouteDeps } from '../deps.js';
 import { dayParam } from '../history-params.js';
 import { ApiError } from '../errors.js';
 import { bankCode, booleanFlag } from '../params.js';
-import { sendCharged } from '../reply.js';
+import { sendCharged } from '../charged.js';
 
 export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const banksBody = entity(stringify({

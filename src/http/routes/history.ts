@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
 import { dayAnswer, HISTORY_DAY_ROUTE } from '../answers.js';
 import type { RouteDeps } from '../deps.js';
-import { sendCharged } from '../reply.js';
+import { sendCharged } from '../charged.js';
 
 export function historyRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get<{ Params: { base_currency: string; date: string }; Querystring: { amount?: string } }>(

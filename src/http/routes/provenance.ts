@@ -11,7 +11,7 @@ import type { RouteDeps } from '../deps.js';
 import { dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';
 import { knownCurrency } from '../params.js';
-import { sendCharged } from '../reply.js';
+import { sendCharged } from '../charged.js';
 
 /** Weights are shares of the blend; six places say enough about them. */
 const WEIGHT_PLACES = 6;

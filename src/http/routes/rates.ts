@@ -11,7 +11,7 @@ import { ApiError } from '../errors.js';
 import { installFlatJsonParser } from '../flat-json.js';
 import { amountOf, currencyProblem, isCurrencyShape } from '../params.js';
 import { type Answer, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
-import { sendCharged } from '../reply.js';
+import { sendCharged } from '../charged.js';
 
 /** D13: at most this many targets in one bulk conversion. */
 export const MAX_TARGETS = 500;
