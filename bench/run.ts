@@ -10,7 +10,7 @@
 // adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (2 pairs of 2 s
 // rounds each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
 // writes this run's ratios there (report.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKey } from '../src/access/accounts.js';
@@ -114,8 +114,20 @@ async function measure(dbUrl: string, store: Store, meter: string, instances: nu
   }
 }
 
+/** Restarts a server's peak RSS (VmHWM) from its RSS now (Linux's clear_refs); false where it cannot. */
+function resetPeakRss(pid: number | undefined): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface Versus {
-  m: { r: Result; cpu: number; charged: number; rss: number; exact: boolean };
+  /** `rss`: the peak from the settled server's start of load (warm-up included) to the end;
+   *  `bootRss`: the peak before it, the start's own (undefined where the peak cannot be restarted). */
+  m: { r: Result; cpu: number; charged: number; rss: number; bootRss: number | undefined; exact: boolean };
   b: { r: Result; cpu: number };
   /** Kurs's req/s over the baseline's, round by round. */
   ratios: number[];
@@ -133,6 +145,10 @@ async function versus(bare: Running, req: Request, env: Record<string, string> =
   const kurs = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: sqliteUrl, ...env });
   try {
     await historySettled(kurs);
+    // Row 5b is the peak under load: VmHWM counts the whole life, and the start's peak (a worker
+    // thread that checks the bundled history, beside the server's own heap) came before any load.
+    const boot = peakRssMb(kurs.child);
+    const bootRss = resetPeakRss(kurs.child.pid) ? boot : undefined;
     await warm([bare], req, keys);
     await warm([kurs], req, keys);
     await new Promise((r) => setTimeout(r, 300));
@@ -147,7 +163,7 @@ async function versus(bare: Running, req: Request, env: Record<string, string> =
     const rss = peakRssMb(kurs.child) ?? 0;
     const charged = (await spent(sqlite, accounts)) - start;
     const m = merged(ks);
-    return { m: { ...m, charged, rss, exact: exact(m.r, charged, PAIRS) }, b: merged(bs), ratios: ks.map((k, i) => k.r.rps / bs[i]!.r.rps) };
+    return { m: { ...m, charged, rss, bootRss, exact: exact(m.r, charged, PAIRS) }, b: merged(bs), ratios: ks.map((k, i) => k.r.rps / bs[i]!.r.rps) };
   } finally {
     await stop(kurs);
   }
@@ -211,7 +227,7 @@ try {
     const v = await versus(bare, LATEST);
     rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', v, 0.8, 5));
     if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await versus(bare, LATEST, { KURS_FAST_LANE: 'off' })));
-    if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB` });
+    if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB${v.m.bootRss === undefined ? ' (whole life: peak not restarted after the start)' : `; the start's, before any load: ${v.m.bootRss.toFixed(0)} MB`}` });
   }
   if (wanted('2 rate sqlite')) {
     const req = { path: '/v1/rate/EUR/USD?amount=1234.56' };

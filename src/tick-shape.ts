@@ -8,6 +8,7 @@
 // object that stays alive keeps those classes, and with them the fast path.
 import { executionAsyncResource } from 'node:async_hooks';
 
+/** Module-level on purpose: its only job is to stay reachable for the life of the process. */
 let kept: object | undefined;
 
 /** Keeps the next tick's own object (the async resource of a nextTick callback); resolves with it. */

@@ -10,7 +10,9 @@ import type { FastifyInstance } from 'fastify';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Upper-case three-letter strings by their letters, made on first use: at most 26^3. */
+/** Upper-case three-letter strings by their letters, made on first use: at most 26^3. Module-level
+ *  as a memo of a pure function (letters to their string), shared by every parse so that each code
+ *  is one string for the life of the process, whatever scope installed the parser. */
 const CODES: (string | undefined)[] = new Array(26 ** 3).fill(undefined);
 const code = (buf: Buffer, at: number, index: number) => (CODES[index] = String.fromCharCode(buf[at]!, buf[at + 1]!, buf[at + 2]!));
 

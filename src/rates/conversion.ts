@@ -23,7 +23,9 @@ const isUpperCode = (code: string) => /^[A-Z]{3}$/.test(code);
 const codeIndex = (code: string) => ((code.charCodeAt(0) | 32) - 97) * 676 + ((code.charCodeAt(1) | 32) - 97) * 26 + ((code.charCodeAt(2) | 32) - 97);
 
 /** Every code a rates table has held gets a slot, for good: a few hundred at most, as they come from
- *  tables, never from requests. 0 is no slot. A base's legs are an array by slot. */
+ *  tables, never from requests. 0 is no slot. A base's legs are an array by slot. Module-level, not
+ *  the table's: one numbering serves every table (the current one and the 64 day tables History
+ *  keeps), so none holds a 35 KB index of its own, and a slot, once given, never changes. */
 const slots = new Uint16Array(CODES);
 let slotCount = 0;
 const slotOf = (code: string) => slots[codeIndex(code)] || (slots[codeIndex(code)] = ++slotCount);
@@ -53,7 +55,10 @@ function legsFrom(rates: RatesTable, base: string, quotes: (code: string) => boo
 }
 
 /** The conversion that last met each code (by codeIndex): repeats are skipped without a Set per
- *  request. Conversions never yield, so one cannot mark codes while another runs. */
+ *  request. Conversions never yield, so one cannot mark codes while another runs. This scratch and
+ *  the writer are module-level because they are the process's, not a table's: per table they would
+ *  cost ~330 KB for each of the 65 tables that may be alive, and a Buffer per answer was measured at
+ *  ~2 µs (docs/performance.md); one thread, and no call yields, so one of each is enough. */
 const seen = new Uint32Array(CODES);
 let stamp = 0;
 const writer = new ByteWriter();

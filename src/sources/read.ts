@@ -166,6 +166,10 @@ export function wholeHtml(fail: Fail, name: string, html: string): string {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The last date isIsoDate accepted. Module-level as a memo of a pure function: every adapter calls
+ *  it, none owns it, and a date that passed once always passes. */
+let lastIsoDate: string | undefined;
+
 /** A real calendar day written YYYY-MM-DD (not 2026-02-30): the one date check every adapter uses. */
 export function isIsoDate(text: unknown): text is string {
   // Feeds repeat a date for every currency of the day: the last good one is remembered.
@@ -176,4 +180,3 @@ export function isIsoDate(text: unknown): text is string {
   lastIsoDate = text;
   return true;
 }
-let lastIsoDate: string | undefined;

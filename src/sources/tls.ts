@@ -10,6 +10,8 @@ import type { Source } from './types.js';
 /** The same folder from src/sources/ (tsx) and dist/sources/ (built): the package ships certs/. */
 export const CERTS_DIR = new URL('../../certs/', import.meta.url);
 
+/** The PEM text of each intermediate file read so far, by URL. Module-level: the files ship with the
+ *  package and do not change while it runs, so this is a memo of a read every source may share. */
 const loaded = new Map<string, string>();
 
 /** The PEM text of each intermediate `source` names; a missing file is an error that names the file
@@ -30,6 +32,9 @@ export function intermediatesOf(source: Pick<Source, 'code' | 'tlsIntermediates'
 
 export const DEFAULT_ROOTS: readonly string[] = rootCertificates;
 
+/** One connection pool per set of trusted certificates. Module-level so that every request of one
+ *  trust set, whichever source or client makes it, reuses the same pool and its kept-alive sockets
+ *  (a pool per caller would open new connections and hold their sockets twice). At most a few. */
 const agents = new Map<string, Agent>();
 
 /** A connection pool trusting `roots` plus `extras`, one per distinct set, kept for reuse. */

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 
+/** Module-level as the module cache itself is: the library, once loaded, is the process's. */
 let loaded: typeof pg | undefined;
 
 export function pgLib(): typeof pg {
