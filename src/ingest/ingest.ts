@@ -4,10 +4,12 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { acceptedName } from '../sources/recorded-name.js';
-import { NoPublication, ParseError, type Payload, type Source } from '../sources/types.js';
+import type { Payload, Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { findJump } from './jumps.js';
-import { IngestRejected, normalize } from './validate.js';
+import { addDays } from '../time/days.js';
+import { findJump, MAX_GAP_DAYS } from './jumps.js';
+import { describeFailure, ParserStopped, prepare, type Preparer } from './prepare.js';
+import { IngestRejected } from './validate.js';
 
 export type IngestOutcome =
   | { source: string; name: string; status: 'stored'; inserted: number; revised: number; unchanged: number; skipped: string[] }
@@ -23,32 +25,32 @@ export interface IngestOptions {
   /** The bundled seed, not a fetch: store the figures but record no attempt in the source's health,
    *  so "last success" keeps meaning a real fetch or import. */
   seed?: boolean;
+  /** Where the payload is parsed: the server's parsing thread (parser-thread.ts); default this one. */
+  prepare?: Preparer;
 }
 
-/** Parses, validates and stores one payload, and records the outcome in the source's health (not for the seed). */
+/** Parses, validates and stores one payload, and records the outcome in the source's health (not for
+ *  the seed). A parse cut short by a stop (ParserStopped) is thrown on: nothing is recorded. */
 export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date, opts: IngestOptions = {}): Promise<IngestOutcome> {
   const base = { source: source.code, name: payload.name };
   const at = now.toISOString();
   let outcome: IngestOutcome;
   try {
-    const { rows, skipped } = normalize(await source.parse(payload), at.slice(0, 10), source.periodRates === true);
+    const { rows, skipped } = await (opts.prepare ?? prepare)(source, payload, at.slice(0, 10));
     const hash = sha256(payload.body);
     // A period rate is the legal figure for its period whatever it moved (D21): no jump rule.
     if (!opts.acceptJumps && !source.periodRates) {
       const first = rows.reduce((m, r) => (r.date < m ? r.date : m), rows[0]!.date);
-      const jump = findJump(await store.previousRates(source.code, first), rows);
+      // Figures further back than MAX_GAP_DAYS are never compared: the look stops there.
+      const jump = findJump(await store.previousRates(source.code, first, addDays(first, -MAX_GAP_DAYS)), rows);
       if (jump) throw new IngestRejected(jump);
     }
     const result = await store.storeSnapshot({ source: source.code, name: payload.name, sha256: hash, rows, at });
     outcome = result.status === 'duplicate' ? { ...base, status: 'duplicate' } : { ...base, ...result, skipped };
   } catch (err) {
-    if (err instanceof NoPublication) {
-      outcome = { ...base, status: 'no_publication', reason: err.message };
-    } else {
-      // The error boundary: a bad payload (or an adapter bug) fails this payload only.
-      const rejected = err instanceof ParseError || err instanceof IngestRejected;
-      outcome = { ...base, status: 'failed', reason: rejected ? err.message : `unexpected ${(err as Error).name}: ${(err as Error).message}`, rejected };
-    }
+    if (err instanceof ParserStopped) throw err;
+    // The error boundary: a bad payload (or an adapter bug) fails this payload only.
+    outcome = { ...base, ...describeFailure(err) };
   }
   if (!opts.seed) await store.recordFetch({ source: source.code, at, ...(outcome.status === 'failed' ? { error: outcome.reason, rejected: outcome.rejected } : {}) });
   return outcome;

@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { untilAborted } from './abort.js';
 import { diagnose } from './diagnose.js';
 import { ingestPayload, type IngestOptions, type IngestOutcome } from './ingest.js';
+import { ParserStopped, type Preparer } from './prepare.js';
 
 /** Days re-fetched before the newest stored date, so that late revisions are seen. */
 export const REFETCH_DAYS = 3;
@@ -37,6 +38,8 @@ export interface LiveDeps {
   /** The newest stored date of a source; by default one look over every source's health, which
    *  scans the observations: the scheduler passes one snapshot shared by the runs of a tick. */
   newestDate?: (code: string) => Promise<string | null>;
+  /** Where payloads are parsed: the scheduler's parsing thread; default this thread. */
+  prepare?: Preparer;
 }
 
 /** Why a run ended without its feed's answer when the process is stopping. */
@@ -69,7 +72,13 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
     return { source: source.code, status: 'fetch_failed', reason };
   }
   const outcomes: IngestOutcome[] = [];
-  for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), opts));
+  try {
+    for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), { ...(deps.prepare ? { prepare: deps.prepare } : {}), ...opts }));
+  } catch (err) {
+    // The parsing thread was closed under this run: what was stored stays, the rest waits for the next start.
+    if (err instanceof ParserStopped) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
+    throw err;
+  }
   return { source: source.code, status: 'done', outcomes };
 }
 

@@ -1,7 +1,8 @@
 // Polls every source on its own cron (UTC). Sources run independently: a slow or failing feed
 // never delays another, and one source never overlaps itself. At start, sources whose data is
 // older than their cadence are fetched at once, closing the gap left by downtime. At most a few
-// sources run at once; a stop aborts whatever is still waiting on a feed (D26).
+// sources run at once; a stop aborts whatever is still waiting on a feed (D26). Payloads are parsed
+// in a worker thread (parser-thread.ts, D29), which a stop ends.
 import { Cron } from 'croner';
 import { sourceFreshUntil } from '../blend/freshness.js';
 import type { Source } from '../sources/types.js';
@@ -9,10 +10,11 @@ import type { SourceHealth } from '../store/store.js';
 import { Limiter } from './abort.js';
 import { failureCause, retryNotBefore } from './causes.js';
 import { ingestLive, STOPPED, type LiveDeps, type LiveResult } from './live.js';
+import { ParserThread } from './parser-thread.js';
 
 /** Sources fetched at once. Each waits on DNS (getaddrinfo, one of libuv's four threads while it
- *  waits) and parses on the main thread: at start ~90 sources catching up together starved file reads
- *  and requests on a busy 2-core machine (issue 34). Three leaves a thread free. */
+ *  waits), and parsed on the main thread before D29: at start ~90 sources catching up together
+ *  starved file reads and requests on a busy 2-core machine (issue 34). Three leaves a thread free. */
 export const MAX_PARALLEL_SOURCES = 3;
 /** How long one look at every source's health (a scan of the observations) serves the runs of a tick. */
 const HEALTH_REUSE_MS = 60_000;
@@ -38,6 +40,7 @@ export class Scheduler {
   private snapshot: { at: number; health: Promise<Map<string, SourceHealth>> } | undefined;
   /** Set while a catch-up runs: stored data waits for `handOn` instead of a rebuild per source. */
   private catchingUp: { pending: boolean; timer?: NodeJS.Timeout } | undefined;
+  private readonly parser = new ParserThread();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -120,7 +123,7 @@ export class Scheduler {
   run(source: Source, opts: { scheduled?: boolean } = {}): Promise<LiveResult> {
     const inFlight = this.running.get(source.code);
     if (inFlight) return inFlight;
-    const deps: LiveDeps = { ...this.deps, signal: this.stopping.signal, newestDate: async (code) => (await this.health()).get(code)?.newestDate ?? null };
+    const deps: LiveDeps = { prepare: this.parser.prepare, ...this.deps, signal: this.stopping.signal, newestDate: async (code) => (await this.health()).get(code)?.newestDate ?? null };
     const run = this.slots
       .run(async (): Promise<LiveResult> => {
         if (this.stopping.signal.aborted) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
@@ -130,7 +133,8 @@ export class Scheduler {
       .then(async (result) => {
         if (result.status === 'fetch_failed' && result.reason === STOPPED) return result;
         this.report(result);
-        if (result.status === 'done' && result.outcomes.some((o) => o.status === 'stored')) {
+        // A payload stored with every figure unchanged (a history re-fetched) gives nothing to rebuild.
+        if (result.status === 'done' && result.outcomes.some((o) => o.status === 'stored' && o.inserted + o.revised > 0)) {
           this.snapshot = undefined;
           await this.handOn();
         }
@@ -156,12 +160,13 @@ export class Scheduler {
     }
   }
 
-  /** Stops the crons and aborts the runs still waiting on a feed (what they stored stays stored). */
+  /** Stops the crons, aborts the runs still waiting on a feed or a parse, and ends the parsing
+   *  thread (what the runs stored stays stored). */
   async stop(): Promise<void> {
     for (const job of this.jobs) job.stop();
     const inFlight = [...this.running.keys()];
     this.stopping.abort();
-    await Promise.all(this.running.values());
+    await Promise.all([this.parser.close(), ...this.running.values()]);
     if (inFlight.length > 0) this.deps.log.info({ aborted: inFlight.length, sources: inFlight.join(',') }, 'stopped: aborted the feed runs in flight or waiting');
   }
 }

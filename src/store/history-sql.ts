@@ -13,8 +13,10 @@ export async function snapshotsAfter(db: Kysely<Database>, after: number): Promi
     .selectFrom('snapshots')
     .select([sql<number | string | null>`max(id)`.as('last_id'), sql<string | null>`min(first_date)`.as('first'), sql<string | null>`max(last_date)`.as('last')])
     .where('id', '>', after)
-    // Period rates never enter a blend (D21): their snapshots touch no day of history.
+    // Period rates never enter a blend (D21): their snapshots touch no day of history. Nor does a
+    // snapshot that wrote no figure (a payload re-fetched unchanged; snapshot-sql.ts, D29).
     .where('period', '=', 0)
+    .where('rows', '>', 0)
     .executeTakeFirst();
   if (!r || r.last_id === null || r.first === null || r.last === null) return undefined;
   return { lastId: Number(r.last_id), firstDate: r.first, lastDate: r.last };

@@ -179,11 +179,11 @@ export class SqlStore implements Store {
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 
-  async previousRates(source: string, date: string): Promise<Figure[]> {
+  async previousRates(source: string, date: string, since?: string): Promise<Figure[]> {
     const rows = await this.db
       .selectFrom('observations as o')
       .innerJoin(
-        (eb) => eb.selectFrom('observations').select(['quote', sql<string>`max(date)`.as('date')]).where('source', '=', source).where('date', '<', date).groupBy('quote').as('m'),
+        (eb) => eb.selectFrom('observations').select(['quote', sql<string>`max(date)`.as('date')]).where('source', '=', source).where('date', '<', date).$if(since !== undefined, (q) => q.where('date', '>=', since!)).groupBy('quote').as('m'),
         (join) => join.onRef('m.quote', '=', 'o.quote').onRef('m.date', '=', 'o.date'),
       )
       .selectAll('o')
@@ -193,7 +193,8 @@ export class SqlStore implements Store {
   }
 
   async dataVersion(): Promise<number> {
-    const r = await this.db.selectFrom('snapshots').select(sql<number | string | null>`max(id)`.as('v')).executeTakeFirst();
+    // A snapshot that wrote no figure (a payload re-fetched unchanged) is no new data (D29).
+    const r = await this.db.selectFrom('snapshots').select(sql<number | string | null>`max(id)`.as('v')).where('rows', '>', 0).executeTakeFirst();
     return Number(r?.v ?? 0);
   }
 

@@ -77,6 +77,35 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.equal(recent[0]!.storedAt, NOW);
     }));
 
+    test('a snapshot spans the figures it wrote; one that wrote none is no new data and touches no day of history (D29)', withStore(async (store) => {
+      const row = (date: string, rate: string) => ({ quote: 'USD', date, rate, direction: 'indirect' as const, unit: 1, table: '' });
+      const history = [row('2026-01-02', '1.10'), row('2026-02-02', '1.20'), row('2026-03-02', '1.30')];
+      await store.storeSnapshot({ source: 'ECBF', name: 'h1', sha256: 'a'.repeat(64), rows: history, at: NOW });
+      const mark = await store.dataVersion();
+      assert.deepEqual(await store.storeSnapshot({ source: 'ECBF', name: 'h2', sha256: 'b'.repeat(64), rows: history, at: NOW }), { status: 'stored', inserted: 0, revised: 0, unchanged: 3 });
+      assert.equal(await store.snapshotsAfter(mark), undefined);
+      assert.equal(await store.dataVersion(), mark, 'no new data');
+      await store.storeSnapshot({ source: 'ECBF', name: 'h3', sha256: 'c'.repeat(64), rows: [history[0]!, row('2026-02-02', '1.25'), history[2]!], at: NOW });
+      assert.deepEqual(await store.snapshotsAfter(mark), { lastId: await store.dataVersion(), firstDate: '2026-02-02', lastDate: '2026-02-02' });
+    }));
+
+    test('a snapshot compared in slices, while another of its source lands, counts against what is stored at its commit', withStore(async (store) => {
+      // 12,000 figures: several compared slices, so the other snapshot can land in between.
+      const days = Array.from({ length: 12_000 }, (_, i) => new Date(Date.UTC(1990, 0, 1 + i)).toISOString().slice(0, 10));
+      const long = days.map((date) => ({ quote: 'USD', date, rate: '1.5', direction: 'indirect' as const, unit: 1, table: '' }));
+      const one = [{ ...long[9_000]!, rate: '1.6' }];
+      const [a, b] = await Promise.all([
+        store.storeSnapshot({ source: 'ECBF', name: 'long', sha256: 'd'.repeat(64), rows: long, at: NOW }),
+        store.storeSnapshot({ source: 'ECBF', name: 'one', sha256: 'e'.repeat(64), rows: one, at: NOW }),
+      ]);
+      assert.equal(a.status === 'stored' && a.inserted + a.revised + a.unchanged, 12_000);
+      assert.ok(a.status === 'stored' && b.status === 'stored');
+      // Whichever committed last wrote the figure for that day, and counted it as a revision.
+      const stored = (await store.recentObservations(100_000)).find((r) => r.date === long[9_000]!.date)!;
+      assert.equal(a.revised + b.revised, 1);
+      assert.equal(stored.rate, a.revised === 1 ? '1.5' : '1.6');
+    }));
+
     test('source health: successes reset failures, errors and rejections are counted', withStore(async (store) => {
       await store.recordFetch({ source: 'ECBF', at: '2026-04-14T15:00:00.000Z' });
       await store.recordFetch({ source: 'ECBF', at: '2026-04-15T15:00:00.000Z', error: 'HTTP 503', rejected: false });
@@ -102,6 +131,8 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       const prev = await store.previousRates('NBPL', '2026-03-05');
       assert.deepEqual(prev.map((r) => `${r.quote} ${r.date} ${r.rate}`).sort(), ['EUR 2026-03-02 4.3', 'USD 2026-03-03 4.1']);
       assert.deepEqual(await store.previousRates('ECBF', '2026-03-05'), []);
+      // Not before `since`: EUR's figure is older, so none.
+      assert.deepEqual((await store.previousRates('NBPL', '2026-03-05', '2026-03-03')).map((r) => `${r.quote} ${r.date} ${r.rate}`), ['USD 2026-03-03 4.1']);
     }));
 
     test('recentObservations looks back from each source\'s own newest date', withStore(async (store) => {

@@ -199,14 +199,16 @@ export interface Store {
   hasSnapshots(): Promise<boolean>;
   /** Whether this source already stored a payload with this SHA-256 (a resumable load skips it unread). */
   hasSnapshot(source: string, sha256: string): Promise<boolean>;
-  /** Grows whenever a snapshot lands, from any process: servers check it to pick up new data
-   *  (on PostgreSQL a stored snapshot also sends a NOTIFY on DATA_CHANNEL). */
+  /** Grows whenever a snapshot that wrote figures lands, from any process: servers check it to pick
+   *  up new data (on PostgreSQL such a snapshot also sends a NOTIFY on DATA_CHANNEL). */
   dataVersion(): Promise<number>;
   recordFetch(record: FetchRecord): Promise<void>;
   /** Health of every source that has data or has been fetched. */
   sourceHealth(): Promise<SourceHealth[]>;
-  /** The newest stored figure per currency of a source dated before `date` (for the jump rule). */
-  previousRates(source: string, date: string): Promise<Figure[]>;
+  /** The newest stored figure per currency of a source dated before `date` (for the jump rule), and
+   *  not before `since` when given: the rule compares figures a few days apart only, and without a
+   *  bound the look reads a long history whole (ECBF's: 130–170 ms on the calling thread). */
+  previousRates(source: string, date: string, since?: string): Promise<Figure[]>;
 
   /** Every source's observations from `days` calendar days before its own newest date onward. */
   recentObservations(days: number): Promise<Figure[]>;

@@ -1,0 +1,26 @@
+// The parsing thread's worker (started by parser-thread.ts): finds the adapter by its code in the
+// registry, parses and validates each payload it is sent (prepare.ts), and posts the rows back in
+// slices, or the failure in the words the source's health shows.
+import { parentPort } from 'node:worker_threads';
+import { sourceByCode } from '../sources/index.js';
+import type { ParseJob, ParseReply } from './parser-thread.js';
+import { describeFailure, prepare } from './prepare.js';
+
+/** Rows per message: copying one slice into the main thread takes a few milliseconds. */
+const ROWS_PER_MESSAGE = 2_000;
+
+const port = parentPort!;
+const post = (m: ParseReply) => port.postMessage(m);
+
+port.on('message', async (job: ParseJob) => {
+  try {
+    const source = sourceByCode(job.code);
+    if (!source) throw new Error(`no adapter has the code ${job.code}`);
+    const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+    const { rows, skipped } = await prepare(source, { name: job.name, body }, job.today);
+    for (let i = 0; i < rows.length; i += ROWS_PER_MESSAGE) post({ id: job.id, rows: rows.slice(i, i + ROWS_PER_MESSAGE) });
+    post({ id: job.id, skipped });
+  } catch (err) {
+    post({ id: job.id, failure: describeFailure(err) });
+  }
+});

@@ -1,0 +1,116 @@
+// The server's parsing thread: payloads are parsed and validated (prepare.ts) in a worker thread
+// (parse-worker.ts), not on the thread that answers requests. A start's catch-up against feeds that
+// answer parses workbooks and multi-MB histories back to back: on the main thread /healthz waited up
+// to 3 s (10 s beside two CPU-bound processes; issue 34, docs/performance.md). The worker starts with
+// the first payload and ends after a minute without one, so an idle server does not keep a second
+// copy of every adapter in memory.
+import { Worker } from 'node:worker_threads';
+import { sourceByCode } from '../sources/index.js';
+import { ParserStopped, prepare, PreparedFailure, type Preparer } from './prepare.js';
+import type { Normalized } from './validate.js';
+
+/** The job the worker is sent, and what it posts back: the rows in slices (one message of 200k rows
+ *  would take as long to copy in on the main thread as it saves), then the skipped codes or a failure. */
+export interface ParseJob {
+  id: number;
+  code: string;
+  name: string;
+  body: Uint8Array;
+  today: string;
+}
+export type ParseReply = { id: number; rows: Normalized['rows'] } | { id: number; skipped: string[] } | { id: number; failure: PreparedFailure['failure'] };
+
+/** How long the worker outlives its last payload. */
+export const PARSER_IDLE_MS = 60_000;
+
+interface Job {
+  rows: Normalized['rows'];
+  resolve: (n: Normalized) => void;
+  reject: (err: Error) => void;
+}
+
+/** The worker's file: compiled, its .js beside this file's; under tsx (tests, `node --import tsx`),
+ *  the .ts through tsx's loader, which a worker thread does not inherit from the process. */
+function spawnWorker(file: URL | undefined): Worker {
+  // The young generation as the seed-history worker's (seed-history.ts): parsing allocates fast, and
+  // V8's default would keep a large young space beside the server's for the worker's whole life.
+  const options = { resourceLimits: { maxYoungGenerationSizeMb: 16 } };
+  const url = file ?? new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { ...options, eval: true });
+}
+
+export class ParserThread {
+  private worker: Worker | undefined;
+  private readonly jobs = new Map<number, Job>();
+  private next = 0;
+  private idle: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /** `file`: another worker script (tests). */
+  constructor(private readonly opts: { idleMs?: number; file?: URL } = {}) {}
+
+  /** A Preparer: registered adapters parse in the worker, which finds them by code; any other
+   *  source object (a test's) in this thread. */
+  readonly prepare: Preparer = (source, payload, today) => {
+    if (this.closed) return Promise.reject(new ParserStopped('the parser is closed'));
+    if (sourceByCode(source.code) !== source) return prepare(source, payload, today);
+    const worker = this.start();
+    const id = this.next++;
+    return new Promise<Normalized>((resolve, reject) => {
+      this.jobs.set(id, { rows: [], resolve, reject });
+      const job: ParseJob = { id, code: source.code, name: payload.name, body: payload.body, today };
+      worker.postMessage(job);
+    });
+  };
+
+  /** Ends the worker; parses still waiting fail with ParserStopped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.end(new ParserStopped('the server is stopping'));
+  }
+
+  private start(): Worker {
+    clearTimeout(this.idle);
+    if (this.worker) {
+      this.worker.ref();
+      return this.worker;
+    }
+    const worker = spawnWorker(this.opts.file);
+    worker.on('message', (m: ParseReply) => this.reply(m));
+    // A crash (an adapter that throws outside its promise, memory exhausted) fails the payloads it
+    // held, each as its source's failure; the next payload starts a new worker.
+    worker.on('error', (err) => void this.end(new Error(`the parse worker failed: ${err.message}`), worker));
+    worker.on('exit', (code) => void this.end(new Error(`the parse worker exited with code ${code}`), worker));
+    this.worker = worker;
+    return worker;
+  }
+
+  private reply(m: ParseReply): void {
+    const job = this.jobs.get(m.id);
+    if (!job) return;
+    if ('rows' in m) {
+      for (const r of m.rows) job.rows.push(r);
+      return;
+    }
+    this.jobs.delete(m.id);
+    if ('failure' in m) job.reject(new PreparedFailure(m.failure));
+    else job.resolve({ rows: job.rows, skipped: m.skipped });
+    if (this.jobs.size > 0 || !this.worker) return;
+    // Idle: the worker may not keep the process alive, and ends if no payload comes.
+    this.worker.unref();
+    this.idle = setTimeout(() => void this.end(undefined), this.opts.idleMs ?? PARSER_IDLE_MS).unref();
+  }
+
+  /** Stops `worker` (default the current one) and fails what it held with `err`. */
+  private async end(err: Error | undefined, worker = this.worker): Promise<void> {
+    if (!worker || worker !== this.worker) return;
+    this.worker = undefined;
+    clearTimeout(this.idle);
+    const held = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of held) job.reject(err ?? new ParserStopped('the parse worker ended'));
+    await worker.terminate();
+  }
+}
