@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { ENDPOINT_IDS } from '../src/config.js';
 import { apiRules, BASE_PLACEHOLDER, llmsTxt, type OpenApiDoc, type PointsCost } from '../src/http/llms.js';
 import { API_DOC_FILE } from '../src/http/routes/llms.js';
 import { ERROR_STATUS } from '../src/http/errors.js';
@@ -79,7 +80,8 @@ describe('/llms.txt and /llms-full.txt', () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-points-cost'), '322');
     // A server with other prices (KURS_POINTS_COST) says those.
-    const cost = { latest: 1, rate: 1, convert: 1, bank: 1, banks: 1, currencies: 1, history: 3, timeseries: 2, fluctuation: 5 } satisfies PointsCost;
+    // Every endpoint id at 1 but three: a new endpoint needs no edit here.
+    const cost: PointsCost = { ...(Object.fromEntries(ENDPOINT_IDS.map((id) => [id, 1])) as PointsCost), history: 3, timeseries: 2, fluctuation: 5 };
     const priced = llmsTxt(doc as unknown as OpenApiDoc, cost);
     assert.match(priced, /`\/v1\/bank\/\{bank_code\}\/timeseries` cost 2 points, `\/v1\/fluctuation\/\{base_currency\}` 5 points, per started 31 days/);
     assert.match(priced, /One past day \(`\/v1\/\{base_currency\}\/\{date\}`\) costs 3 points;/);

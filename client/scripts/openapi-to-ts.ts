@@ -10,7 +10,7 @@ type Schema = {
 type Operation = { summary?: string; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> };
 export type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
-/** Names for the spec's endpoints; others get one from their path (`/v1/timeseries/{base}` → `TimeseriesResponse`). */
+/** Names for the spec's endpoints; others get one from their path (`/v1/timeseries/{base}` → `TimeseriesResponse`, `/v1/exchange-days` → `ExchangeDaysResponse`). */
 const NAMES: Record<string, string> = {
   'GET /v1/{base_currency}/latest': 'Latest',
   'GET /v1/rate/{base_currency}/{target_currency}': 'Rate',
@@ -22,7 +22,7 @@ const NAMES: Record<string, string> = {
   'GET /v1/usage': 'Usage',
 };
 
-const pascal = (path: string) => path.split('/').filter((p) => p && p !== 'v1').map((p) => p.replace(/[{}]/g, '')).map((p) => p[0]!.toUpperCase() + p.slice(1).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())).join('');
+const pascal = (path: string) => path.split('/').filter((p) => p && p !== 'v1').map((p) => p.replace(/[{}]/g, '')).map((p) => p[0]!.toUpperCase() + p.slice(1).replace(/[_-](\w)/g, (_, c: string) => c.toUpperCase())).join('');
 
 const refName = (ref: string) => ref.replace(/^#\/components\/schemas\//, '').replace(/#$/, '');
 const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
