@@ -1,7 +1,8 @@
 // Blends every day of the bundled seed in memory, as a first start materialises it, and measures the
 // blended EUR crosses against the ECB's whole history file (test/support/yardstick.ts): for working on
 // the method. `node --import tsx scripts/yardstick.ts [--worst N] [--from YYYY-MM-DD]`.
-import { blendDay, DayMemo, inputWindow, quotedOn } from '../src/history/day.js';
+import { inputWindow } from '../src/blend/window.js';
+import { blendDay, DayMemo, quotedOn } from '../src/history/day.js';
 import { enabledSources } from '../src/sources/enabled.js';
 import { SOURCES as REGISTRY } from '../src/sources/index.js';
 import { addDays } from '../src/time/days.js';

@@ -7,7 +7,7 @@ import { addDays } from '../time/days.js';
 import { bankValues } from '../rates/bank-table.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { bankTableOn } from './bank-day.js';
+import { bankTableOn } from '../rates/bank-day.js';
 import { PeriodWalk } from './periods.js';
 import type { DayRow } from './series.js';
 

@@ -5,15 +5,13 @@ import { blendSnapshots, withPegs, type BlendedRate } from '../blend/blend.js';
 import { tradingDay } from '../blend/hours.js';
 import { publishedOn } from '../blend/fixing.js';
 import { LOOKBACK_DAYS } from '../blend/freshness.js';
-import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
+import { qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
+import { AHEAD_DAYS } from '../blend/window.js';
 import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
-
-/** Banks that publish the next day's rate stamp a figure dated D+1 on day D (publishedDayOffset −1). */
-export const AHEAD_DAYS = 1;
 
 /** A currency on one day: units per 1 USD as exact decimal text, and its newest bank_update (D7). */
 export interface DayRate {
@@ -27,17 +25,6 @@ const HISTORIC_UNTIL = new Map(HISTORIC_CURRENCIES.map((c) => [c.code, c.until])
 
 /** D14: a defunct currency is quoted on the days it was still legal tender. */
 export const quotedOn = (day: string) => (code: string): boolean => isActiveCurrency(code) || (HISTORIC_UNTIL.get(code) ?? '') >= day;
-
-/** The observation dates a day's blend may read: its measured quality's window, then its own. */
-export function inputWindow(day: string): { from: string; to: string } {
-  // A day the market is shut is its trading day's blend, which that day's quality and figures make.
-  const asOf = tradingDay(day);
-  return { from: addDays(qualityAnchor(asOf), -QUALITY_DAYS), to: addDays(asOf, AHEAD_DAYS) };
-}
-
-/** The days whose blend a change to figures dated `first..last` can alter: those that blend them
- *  (a figure is read for LOOKBACK_DAYS after its date), and the months whose quality they measure. */
-export const affectedDays = (first: string, last: string) => ({ from: addDays(first, -AHEAD_DAYS), to: addDays(qualityAnchor(addDays(last, QUALITY_DAYS + 31)), -1) });
 
 /** The moment a past day's blend stands for (D18): 4 pm in London, the daily benchmark fix (WM/Reuters)
  *  that index providers and accounts value currencies at; 15:00 UTC while Britain keeps summer time

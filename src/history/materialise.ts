@@ -5,7 +5,8 @@
 import { addDays } from '../time/days.js';
 import type { Figure, SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, Store } from '../store/store.js';
-import { blendDay, DayMemo, encodeDay, inputWindow, type DayRates } from './day.js';
+import { inputWindow } from '../blend/window.js';
+import { blendDay, DayMemo, encodeDay, type DayRates } from './day.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
 

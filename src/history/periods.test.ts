@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PeriodRow } from '../store/store.js';
-import { inForce, PeriodWalk } from './periods.js';
+import { inForce } from '../rates/bank-table.js';
+import { PeriodWalk } from './periods.js';
 
 const row = (quote: string, validFrom: string, validTo: string, rate: string): PeriodRow => ({ source: 'USTR', quote, validFrom, validTo, rate, direction: 'indirect', unit: 1, table: '', storedAt: '2026-09-10T11:47:53.000Z' });
 // US Treasury figures for the quarter of record date 2026-03-31 (in force to the day before the next

@@ -1,21 +1,11 @@
-// Period rates (D21) read for a day or over a range. A figure is in force on the days of its period;
-// where a later figure of the same currency starts within it (a US Treasury amendment, an HMRC
-// mid-month correction), the later one is in force from its own first day to its own last.
+// Period rates (D21) read over a range (for one day: inForce, rates/bank-table.ts). A figure is in
+// force on the days of its period; where a later figure of the same currency starts within it (a US
+// Treasury amendment, an HMRC mid-month correction), the later one is in force from its own first
+// day to its own last.
 // Restatements of the same period (the BIS's) replace the figure when stored. Pure.
 import type { PeriodRow } from '../store/store.js';
 import { addDays } from '../time/days.js';
-
-/** Per currency, the figure in force on `day`: of those whose period covers it, the one that
- *  starts last. In currency order. */
-export function inForce(rows: readonly PeriodRow[], day: string): PeriodRow[] {
-  const best = new Map<string, PeriodRow>();
-  for (const r of rows) {
-    if (r.validFrom > day || r.validTo < day) continue;
-    const seen = best.get(r.quote);
-    if (!seen || r.validFrom > seen.validFrom) best.set(r.quote, r);
-  }
-  return [...best.values()].sort((a, b) => (a.quote < b.quote ? -1 : 1));
-}
+import { inForce } from '../rates/bank-table.js';
 
 const same = (a: PeriodRow | undefined, b: PeriodRow) => a !== undefined && a.validFrom === b.validFrom && a.validTo === b.validTo && a.rate === b.rate;
 

@@ -2,7 +2,7 @@
 // snapshots carry, plus days that have passed since the last materialisation. Pure.
 import { addDays } from '../time/days.js';
 import type { HistoryMark, SnapshotSpan } from '../store/store.js';
-import { affectedDays, AHEAD_DAYS } from './day.js';
+import { affectedDays, AHEAD_DAYS } from '../blend/window.js';
 
 export interface DayRange {
   from: string;

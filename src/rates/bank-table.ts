@@ -47,6 +47,18 @@ export function currentRows(bank: BankInfo, rows: Figure[]): BankRow[] {
     .map((r) => ({ currency: r.quote, ...bankValues(r), lastUpdate: stamp(r.storedAt), bankUpdate: bankUpdate(bank, r.date) }));
 }
 
+/** Per currency, the figure in force on `day`: of those whose period covers it, the one that
+ *  starts last. In currency order. */
+export function inForce(rows: readonly PeriodRow[], day: string): PeriodRow[] {
+  const best = new Map<string, PeriodRow>();
+  for (const r of rows) {
+    if (r.validFrom > day || r.validTo < day) continue;
+    const seen = best.get(r.quote);
+    if (!seen || r.validFrom > seen.validFrom) best.set(r.quote, r);
+  }
+  return [...best.values()].sort((a, b) => (a.quote < b.quote ? -1 : 1));
+}
+
 /** A period source's rows (D21): the figures in force, each with its period. Its `bank_update` is the
  *  first instant of the period, when the figure takes effect (the feeds do not say when they were
  *  published). */

@@ -7,7 +7,7 @@ import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
 import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
 import { LOOKBACK_DAYS } from '../blend/freshness.js';
-import { bankTableOn } from '../history/bank-day.js';
+import { bankTableOn } from './bank-day.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable, currentRows } from './bank-table.js';

@@ -8,7 +8,7 @@ import { bankListing } from '../../rates/bank-list.js';
 import { entity, type Entity, successOf } from '../../rates/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
-import { bankTableOn } from '../../history/bank-day.js';
+import { bankTableOn } from '../../rates/bank-day.js';
 import { LOOKBACK_DAYS } from '../../blend/freshness.js';
 import { bankSource } from '../bank-source.js';
 import type { RouteDeps } from '../deps.js';

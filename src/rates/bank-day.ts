@@ -2,11 +2,10 @@
 // newest figure per currency whose bank_update falls on or before the day, in the bank's digits.
 // A period source's (D21): the figures in force that day, each with its period.
 import { bankUpdate } from '../blend/rebase.js';
-import { BankTable, currentRows, periodRows } from '../rates/bank-table.js';
+import { inputWindow } from '../blend/window.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { inputWindow } from './day.js';
-import { inForce } from './periods.js';
+import { BankTable, currentRows, inForce, periodRows } from './bank-table.js';
 
 export async function bankTableOn(store: Store, source: Source, day: string): Promise<BankTable> {
   if (source.periodRates) {
