@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addDays } from '../src/time/days.js';
-import { dayBody } from '../src/history/bodies.js';
+import { dayBody } from '../src/http/bodies/day.js';
 import { inputWindow } from '../src/blend/window.js';
 import { blendDay } from '../src/history/day.js';
 import { History, tableOf } from '../src/history/history.js';

@@ -3,7 +3,7 @@
 // days a new snapshot touches as pending until the ingester has rebuilt them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dayBody } from '../src/history/bodies.js';
+import { dayBody } from '../src/http/bodies/day.js';
 import { History } from '../src/history/history.js';
 import { loadSeed } from '../src/ingest/seed.js';
 import { SOURCES } from '../src/sources/index.js';

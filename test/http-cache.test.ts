@@ -2,7 +2,8 @@
 // free 304 that still reports the points; cached bodies carry a tag hashed once, sent byte for byte.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { entityTag } from '../src/rates/entity.js';
+import { entityTag } from '../src/http/bodies/entity.js';
+import { latestBody } from '../src/http/bodies/latest.js';
 import { testApp, type TestApp } from './helpers.js';
 
 describe('ETag and conditional GET on the API', () => {
@@ -16,8 +17,8 @@ describe('ETag and conditional GET on the API', () => {
   const get = (url: string, headers: Record<string, string> = {}, k = key) => t.app.inject({ method: 'GET', url, headers: { authorization: k, ...headers } });
 
   test('a cached /latest body is sent as cached, with the tag hashed once alongside it', async () => {
-    const cached = t.market.current.rates.latestBody('EUR')!;
-    assert.equal(t.market.current.rates.latestBody('EUR'), cached, 'the table hands out one Entity per base');
+    const cached = latestBody(t.market.current.rates, 'EUR')!;
+    assert.equal(latestBody(t.market.current.rates, 'EUR'), cached, 'the table hands out one Entity per base');
     const res = await get('/v1/EUR/latest');
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, cached.body, 'the pre-serialized body went out byte for byte');

@@ -1,7 +1,6 @@
 // D15 `/v1/fluctuation/{base}`: per currency the rate on the first and the last day of the range,
 // the change and the change in percent (8 significant digits), in exact decimals.
 import { Decimal, toRateText } from '../money/decimal.js';
-import { success } from '../rates/entity.js';
 import type { RatesTable } from '../rates/table.js';
 
 export interface Change {
@@ -25,9 +24,4 @@ export function fluctuationRows(from: RatesTable, to: RatesTable, base: string, 
     const change = new Decimal(e.text).minus(s.text);
     return [{ code, startRate: s.text, endRate: e.text, change: change.toString(), changePct: toRateText(change.div(s.text).times(100)) }];
   });
-}
-
-export async function* fluctuationBody(base: string, start: string, end: string, changes: Change[]): AsyncGenerator<string> {
-  const rates = changes.map((c) => `"${c.code}":{"start_rate":${c.startRate},"end_rate":${c.endRate},"change":${c.change},"change_pct":${c.changePct}}`);
-  yield success(`"base":"${base}","start":"${start}","end":"${end}","rates":{${rates.join(',')}}`);
 }

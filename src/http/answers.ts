@@ -4,11 +4,12 @@
 // from the same code. Each
 // throws the ApiError its route answers with (D4 422s, D10 404); the fast lane hands such a request
 // to Fastify instead, which throws it again and answers it.
-import { dayBody } from '../history/bodies.js';
+import { dayBody } from './bodies/day.js';
 import type { History } from '../history/history.js';
 import type { Amount } from '../money/fixed.js';
-import type { Entity } from '../rates/entity.js';
-import { latestWithAmount, rateBody } from '../rates/bodies.js';
+import type { Entity } from './bodies/entity.js';
+import { latestOn } from './bodies/latest.js';
+import { latestWithAmount, rateBody } from './bodies/rates.js';
 import type { RatesTable } from '../rates/table.js';
 import { ApiError } from './errors.js';
 import { dayParam, historyCurrency } from './history-params.js';
@@ -34,7 +35,7 @@ export function noRate(base: string, target?: string): ApiError {
 export function latestAnswer(rates: RatesTable, today: string, rawBase: string, rawAmount: string | undefined): Answer {
   const base = knownCurrency('base_currency', rawBase);
   const amount = amountOf(rawAmount, 'invalid_parameter');
-  const body = amount === undefined ? rates.latestOn(base, today) : latestWithAmount(rates, base, amount, today);
+  const body = amount === undefined ? latestOn(rates, base, today) : latestWithAmount(rates, base, amount, today);
   if (body === undefined) throw noRate(base);
   return { body, lastUpdate: rates.newestUpdate };
 }

@@ -17,7 +17,7 @@ import type { Meter } from '../access/meter.js';
 import { DECIDED, type Decided, type LimitDecision, rateLimitHeaders, type RequestLimiter } from '../access/rate-limit.js';
 import type { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
-import { entityTag, type Entity } from '../rates/entity.js';
+import { entityTag, type Entity } from './bodies/entity.js';
 import type { KeyLookup } from '../store/store.js';
 import { DAY_MS } from '../time/days.js';
 import { httpDate } from '../time/stamps.js';

@@ -1,6 +1,6 @@
 // Request values of the history endpoints (D14, D15): dates, ranges, symbols and range formats.
 import { HISTORIC_CURRENCIES, isActiveCurrency, isKnownCode } from '../currencies/iso4217.js';
-import type { RangeFormat } from '../history/formats.js';
+import type { RangeFormat } from './bodies/range.js';
 import { ApiError } from './errors.js';
 import { currencyProblem } from './params.js';
 

@@ -5,9 +5,9 @@
 // A range with no figure at all is 404 and costs nothing (D16).
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CONTENT_TYPES, type RangeFormat } from '../history/formats.js';
+import { CONTENT_TYPES, type RangeFormat } from './bodies/range.js';
 import { charge, type Charging, endpointOf, priceOf, REVALIDATE } from './charged.js';
-import { entityTag } from '../rates/entity.js';
+import { entityTag } from './bodies/entity.js';
 import { ApiError } from './errors.js';
 import { noneMatch } from './reply.js';
 

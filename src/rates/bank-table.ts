@@ -1,12 +1,11 @@
 // What `/v1/bank/{code}` serves: each bank's newest figure per currency, in the bank's own digits
-// (D6, D8). Built with the rates table, and its four response bodies are serialized once.
+// (D6, D8). Built with the rates table; its four response bodies are kept with it (http/bodies/bank.ts).
 import { FRESH_DAYS } from '../blend/freshness.js';
 import { addDays } from '../time/days.js';
 import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { bankUpdate, newestByQuote } from '../blend/rebase.js';
 import { Decimal, toRateText } from '../money/decimal.js';
-import { Num, stringify } from '../money/json.js';
-import { entity, type Entity, successOf } from './entity.js';
+import { Memo } from './memo.js';
 import type { PeriodRow } from '../store/store.js';
 
 export interface BankInfo extends SourceInfo {
@@ -25,8 +24,6 @@ export interface BankRow {
   /** A period rate's period as published (D21), first and last day in force. */
   period?: { from: string; to: string };
 }
-
-export type BankVariant = { full: boolean; reciprocal: boolean };
 
 const stamp = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
@@ -74,30 +71,16 @@ export function bankValues(r: Pick<Figure, 'rate' | 'direction' | 'unit'>): { di
   return { direct: r.direction === 'direct' ? r.rate : other, reciprocal: r.direction === 'indirect' ? r.rate : other };
 }
 
-export class BankTable {
-  private readonly bodies = new Map<string, Entity>();
+export class BankTable extends Memo {
   readonly lastUpdate: string | undefined;
 
   constructor(
     readonly bank: BankInfo & { countryName: string },
     readonly rows: BankRow[],
     /** The base the rows are quoted against, where it is not the bank's (Source.tableBase). */
-    private readonly base: string = bank.currency,
+    readonly base: string = bank.currency,
   ) {
+    super();
     this.lastUpdate = rows.reduce<string | undefined>((m, r) => (m === undefined || r.bankUpdate > m ? r.bankUpdate : m), undefined);
-  }
-
-  body(variant: BankVariant): Entity {
-    const key = `${variant.full}${variant.reciprocal}`;
-    const cached = this.bodies.get(key);
-    if (cached !== undefined) return cached;
-    const value = (r: BankRow) => new Num(variant.reciprocal ? r.reciprocal : r.direct);
-    const rates = variant.full
-      ? this.rows.map((r) => ({ currency: r.currency, rate: value(r), last_update: r.lastUpdate, bank_update: r.bankUpdate, ...(r.period ? { valid_from: r.period.from, valid_to: r.period.to } : {}) }))
-      : Object.fromEntries(this.rows.map((r) => [r.currency, value(r)]));
-    const meta = { country_code: this.bank.countryCode, bank_name: this.bank.name, base_currency: this.base, last_update: this.lastUpdate ?? null };
-    const body = entity(stringify(successOf({ meta, rates })));
-    this.bodies.set(key, body);
-    return body;
   }
 }

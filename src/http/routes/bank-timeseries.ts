@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
 import { bankSeries } from '../../history/bank-series.js';
-import { rangeChunks } from '../../history/formats.js';
+import { rangeChunks } from '../bodies/range.js';
 import { groupMeansAsync } from '../../history/group.js';
 import { bankSource } from '../bank-source.js';
 import type { RouteDeps } from '../deps.js';

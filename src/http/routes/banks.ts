@@ -5,7 +5,8 @@ import { utcDay } from '../../time/days.js';
 import { currencyInfo } from '../../currencies/iso4217.js';
 import { stringify } from '../../money/json.js';
 import { bankListing } from '../../rates/bank-list.js';
-import { entity, type Entity, successOf } from '../../rates/entity.js';
+import { bankBody } from '../bodies/bank.js';
+import { entity, type Entity, successOf } from '../bodies/entity.js';
 import type { MarketSnapshot } from '../../rates/market.js';
 import type { RatesTable } from '../../rates/table.js';
 import { bankTableOn } from '../../rates/bank-day.js';
@@ -67,7 +68,7 @@ export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
         throw new ApiError('no_fresh_rate', source.periodRates ? `no period of ${source.code} covers ${day}; GET /v1/banks?format=full gives its first_date and newest_valid_to` : `${source.code} had published no rates in the ${LOOKBACK_DAYS} days up to ${day}`);
       }
       if (!table || table.rows.length === 0) throw new ApiError('not_found', `no rates have been ingested for ${source.code} yet`);
-      return sendCharged(deps, request, reply, table.body({ full: format === 'full', reciprocal }), table.lastUpdate);
+      return sendCharged(deps, request, reply, bankBody(table, { full: format === 'full', reciprocal }), table.lastUpdate);
     },
   );
 

@@ -6,7 +6,7 @@ import { toDecimal, type BlendedRate } from '../../blend/blend.js';
 import { utcDay } from '../../time/days.js';
 import { toRateText } from '../../money/decimal.js';
 import { Num, stringify } from '../../money/json.js';
-import { successOf } from '../../rates/entity.js';
+import { successOf } from '../bodies/entity.js';
 import type { RouteDeps } from '../deps.js';
 import { dayParam, historyCurrency } from '../history-params.js';
 import { ApiError } from '../errors.js';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
 import { isActiveCurrency } from '../../currencies/iso4217.js';
-import { keptConversion } from '../../rates/bodies.js';
+import { keptConversion } from '../bodies/rates.js';
 import { quotedOn } from '../../history/day.js';
 import type { RouteDeps } from '../deps.js';
 import { dayField, dayParam, historyCurrency } from '../history-params.js';

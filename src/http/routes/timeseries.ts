@@ -3,10 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
-import { rangeChunks } from '../../history/formats.js';
+import { fluctuationBody, rangeChunks } from '../bodies/range.js';
 import type { Group } from '../../history/group.js';
 import { series, type DayRow } from '../../history/series.js';
-import { fluctuationRows, fluctuationBody } from '../../history/fluctuation.js';
+import { fluctuationRows } from '../../history/fluctuation.js';
 import type { RouteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { RANGE_DAYS, rangeUnits } from '../charged.js';

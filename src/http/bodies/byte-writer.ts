@@ -1,9 +1,9 @@
 // An answer written as bytes, into slabs of memory handed out as views. For a body of hundreds of
 // pieces this replaces the string join, its flattening, and the UTF-8 encoding (and length scan) of
 // the result when it is sent. Every piece is ASCII.
-import type { Fixed } from '../money/fixed.js';
-import { multiply } from '../money/fixed.js';
-import { FAST_FIGURE_BYTES, multiplyInto } from '../money/fixed-bytes.js';
+import type { Fixed } from '../../money/fixed.js';
+import { multiply } from '../../money/fixed.js';
+import { FAST_FIGURE_BYTES, multiplyInto } from '../../money/fixed-bytes.js';
 
 /** Answers share slabs of this size: no allocation and no copy per answer (a 12 KB Buffer of its own
  *  cost a malloc, a copy and the upkeep of one more ArrayBuffer, ~1 µs). */

@@ -2,11 +2,11 @@
 // table and base, the converted figures written as digits, all as bytes (byte-writer.ts). Targets
 // are found by their letters' positions in arrays rather than by hashing their strings in a Map.
 // Measured figures and what was tried before: docs/performance.md.
-import { CONVERTED_PLACES } from '../money/decimal.js';
-import { amountFrom, type Amount } from '../money/fixed.js';
+import { CONVERTED_PLACES } from '../../money/decimal.js';
+import { amountFrom, type Amount } from '../../money/fixed.js';
 import { asciiBytes, ByteWriter } from './byte-writer.js';
 import { SUCCESS_OPEN } from './entity.js';
-import type { PairRate, RatesTable } from './table.js';
+import type { PairRate, RatesTable } from '../../rates/table.js';
 
 export interface Conversion {
   /** The JSON answer, ASCII: a view of a slab shared with other answers (copy it to keep it long). */

@@ -4,29 +4,46 @@
 // (docs/performance.md). Every value is a currency code, a decimal or a D7 stamp, so none needs
 // JSON escaping. Validators: the tag of the amount-less answer plus the amount's canonical text.
 // The bulk conversion is written as bytes (conversion.ts); its recent answers are kept here.
-import { CONVERTED_PLACES } from '../money/decimal.js';
-import { multiply, type Amount } from '../money/fixed.js';
+import { CONVERTED_PLACES } from '../../money/decimal.js';
+import { multiply, type Amount } from '../../money/fixed.js';
 import { type Conversion, conversion } from './conversion.js';
-import { type Entity, success } from './entity.js';
-import type { PairRate, RatesTable } from './table.js';
+import { digest, type Entity, success } from './entity.js';
+import { latestOn, staleFields } from './latest.js';
+import type { PairRate, RatesTable } from '../../rates/table.js';
 
 const strip = (etag: string) => etag.slice(1, -1);
+
+/** Part of every pair's tag: change it when the shape of a pair's answers changes, so no client
+ *  revalidates an old shape into a 304. */
+const PAIR_FORMAT = 'pair/1';
+
+/** Each pair's tag, hashed on its first answer. Module-level and weak: a pair belongs to one table
+ *  and the tag goes with it, so no table needs to know about validators. */
+const tags = new WeakMap<PairRate, string>();
+
+/** Digest of base, target, rate and stamp: with the amount, the validator of an amount-dependent body. */
+export function pairTag(base: string, target: string, pair: PairRate): string {
+  let tag = tags.get(pair);
+  if (tag === undefined) tags.set(pair, (tag = digest(`${PAIR_FORMAT} ${base}/${target} ${pair.text} ${pair.lastUpdate}`)));
+  return tag;
+}
 
 /** GET /v1/rate/{base}/{target}: without an amount, `converted` is the rate itself (D5). */
 export function rateBody(base: string, target: string, pair: PairRate, amount: Amount | undefined): Entity {
   const converted = amount ? multiply(amount.fixed, pair.fixed, CONVERTED_PLACES) : pair.text;
   const body = success(`"base":"${base}","target":"${target}","rate":${pair.text},"amount":${amount?.text ?? '1'},"converted":${converted},"last_update":"${pair.lastUpdate}"`);
-  return { body, etag: amount ? `"${pair.tag}.${amount.text}"` : `"${pair.tag}"` };
+  const tag = pairTag(base, target, pair);
+  return { body, etag: amount ? `"${tag}.${amount.text}"` : `"${tag}"` };
 }
 
 /** GET /v1/{base}/latest?amount=…: every code's rate and converted amount (marked stale as latestOn). */
 export function latestWithAmount(rates: RatesTable, base: string, amount: Amount, today: string): Entity | undefined {
-  const plain = rates.latestOn(base, today);
+  const plain = latestOn(rates, base, today);
   const pairs = rates.pairsFrom(base);
   if (!plain || !pairs) return undefined;
   const parts: string[] = [];
   for (const [code, pair] of pairs) parts.push(`"${code}":{"rate":${pair.text},"converted":${multiply(amount.fixed, pair.fixed, CONVERTED_PLACES)}}`);
-  return { body: success(`"rates":{${parts.join(',')}}${rates.staleFields(base, today)}`), etag: `"${strip(plain.etag)}.${amount.text}"` };
+  return { body: success(`"rates":{${parts.join(',')}}${staleFields(rates, base, today)}`), etag: `"${strip(plain.etag)}.${amount.text}"` };
 }
 
 /** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */

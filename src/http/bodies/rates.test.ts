@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { BlendedRate } from '../blend/blend.js';
-import { Decimal } from '../money/decimal.js';
-import { Num, stringify } from '../money/json.js';
-import { amountFrom } from '../money/fixed.js';
-import { keptConversion, KEPT_CONVERSIONS, latestWithAmount, rateBody } from './bodies.js';
+import type { BlendedRate } from '../../blend/blend.js';
+import { Decimal } from '../../money/decimal.js';
+import { Num, stringify } from '../../money/json.js';
+import { amountFrom } from '../../money/fixed.js';
+import { keptConversion, KEPT_CONVERSIONS, latestWithAmount, pairTag, rateBody } from './rates.js';
 import { conversion } from './conversion.js';
-import { RatesTable } from './table.js';
+import { RatesTable } from '../../rates/table.js';
 
 const rate = (currency: string, perUsd: string, freshUntil = '2026-11-30', bankUpdate = '2026-11-20 15:00:00'): [string, BlendedRate] => [
   currency,
@@ -109,7 +109,7 @@ test('rate and latest answers with an amount carry the amount in their tag', () 
   const plain = rateBody('EUR', 'USD', pair, undefined);
   const withAmount = rateBody('EUR', 'USD', pair, amountFrom('2.5'));
   assert.equal(JSON.parse(plain.body).converted, JSON.parse(plain.body).rate);
-  assert.equal(withAmount.etag, `"${pair.tag}.2.5"`);
+  assert.equal(withAmount.etag, `"${pairTag('EUR', 'USD', pair)}.2.5"`);
   assert.notEqual(plain.etag, withAmount.etag);
   const latest = latestWithAmount(rates, 'EUR', amountFrom('3'), rates.get('EUR')!.freshUntil)!;
   assert.equal(JSON.parse(latest.body).rates.JPY.converted, Number(new Decimal(3).times(rates.pair('EUR', 'JPY')!.text).toDecimalPlaces(6).toString()));

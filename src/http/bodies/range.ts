@@ -1,8 +1,10 @@
 // The three shapes of a range answer (D15): the JSON envelope keyed by day, CSV `date,currency,rate`
 // and NDJSON `{"date","base","currency","rate"}` lines; written as chunks of about 64 KB. A bank's
 // range reads the other way round by default (D8), so its lines say so: `unit`, e.g. `EUR per AUD`.
-import { SUCCESS_OPEN } from '../rates/entity.js';
-import type { DayRow } from './series.js';
+// And the fluctuation answer over a range, written whole.
+import { SUCCESS_OPEN, success } from './entity.js';
+import type { Change } from '../../history/fluctuation.js';
+import type { DayRow } from '../../history/series.js';
 
 export type RangeFormat = 'json' | 'csv' | 'ndjson';
 
@@ -41,4 +43,10 @@ export async function* rangeChunks(rows: Iterable<DayRow> | AsyncIterable<DayRow
   }
   if (format === 'json') out += unseen?.size ? `},"missing":["${[...unseen].join('","')}"]}` : '}}';
   if (out.length > 0) yield out;
+}
+
+/** D15 `/v1/fluctuation/{base}`: per currency the first and last day's rates and the change. */
+export async function* fluctuationBody(base: string, start: string, end: string, changes: Change[]): AsyncGenerator<string> {
+  const rates = changes.map((c) => `"${c.code}":{"start_rate":${c.startRate},"end_rate":${c.endRate},"change":${c.change},"change_pct":${c.changePct}}`);
+  yield success(`"base":"${base}","start":"${start}","end":"${end}","rates":{${rates.join(',')}}`);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Fixed, multiply } from '../money/fixed.js';
+import { Fixed, multiply } from '../../money/fixed.js';
 import { asciiBytes, ByteWriter } from './byte-writer.js';
 
 test('a ByteWriter grows past its first slab and hands out exactly what was written, once', () => {

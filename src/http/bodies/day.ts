@@ -1,9 +1,9 @@
 // The body of `GET /v1/{base}/{date}` (D14): the envelope, base, date and every fresh rate of the
 // day, as `/latest` writes them (with `amount`, each rate and its converted amount).
-import { CONVERTED_PLACES } from '../money/decimal.js';
-import { multiply, type Amount } from '../money/fixed.js';
-import { entity, type Entity, success } from '../rates/entity.js';
-import type { RatesTable } from '../rates/table.js';
+import { CONVERTED_PLACES } from '../../money/decimal.js';
+import { multiply, type Amount } from '../../money/fixed.js';
+import { entity, type Entity, success } from './entity.js';
+import type { RatesTable } from '../../rates/table.js';
 
 /** Undefined when the base has no fresh rate on the day. */
 export function dayBody(table: RatesTable, base: string, day: string, amount: Amount | undefined): Entity | undefined {
