@@ -15,7 +15,8 @@ import { Admission, installLimits, serverLimits } from './limits.js';
 import { FastLane, laneServer } from './fast-lane.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
-import { ChargedAnswers, installPointsHeaders, settle } from './charged.js';
+import { installPointsHeaders, settle } from './charged.js';
+import { ChargedAnswers } from './charged-node.js';
 import { JSON_TYPE } from './reply.js';
 import { BatchedLines, redactedUrl, RequestLog, RequestSampler } from './request-log.js';
 import { RouteTable } from './route-table.js';
@@ -108,7 +109,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // it runs on every response, and an async hook costs a promise each time.
   app.addHook('onResponse', (request, reply, done) => {
     const { url, config } = request.routeOptions;
-    settle(usage, stats, request.method, url, reply.statusCode, reply.elapsedTime / 1000, request.auth, config.endpoint, request.points?.cost ?? 0, deps.now());
+    settle(usage, stats, request.method, url, reply.statusCode, reply.elapsedTime / 1000, request.auth, config.endpoint, request.points?.cost ?? 0, deps.now);
     done();
   });
 

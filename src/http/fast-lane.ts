@@ -12,7 +12,7 @@ import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
 import { dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
-import type { ChargedAnswers, Matched } from './charged.js';
+import type { ChargedAnswers, Matched } from './charged-node.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
