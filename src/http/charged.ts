@@ -1,13 +1,22 @@
-
+// One charged answer (issue 37 item 1): what an answer costs, the checks after the key, the charge,
+// the headers a charged answer carries, and what is counted once it is sent (usage, stats), in this
+// one module. Fastify's routes reach it through sendCharged/sendRange and the hooks app.ts installs
+// (auth.ts for the checks, installPointsHeaders, settle); the fast lane (fast-lane.ts) is a URL
+// matcher in front of `ChargedAnswers.serve` (charged-node.ts), which runs these steps on node:http.
+// An endpoint's price is the app's `pointsCost` entry for its endpoint id (KURS_POINTS_COST; 1
+// point each by default, config.ts), times the answer's units; the one rule for units is here: a
+// range costs a unit per started RANGE_DAYS days of start..end (D16). A route names its endpoint id
+// once, in its config, and never a price. The OpenAPI text, /llms.txt, MCP and the explorer read
+// the rule from here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Balances } from '../access/balances.js';
 import type { Meter } from '../access/meter.js';
-import { type LimitDecision, rateLimitHeaders, } from '../access/rate-limit.js';
+import { type LimitDecision, rateLimitHeaders } from '../access/rate-limit.js';
 import type { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
 import { entityTag, type Entity } from './bodies/entity.js';
 import type { KeyLookup } from '../store/store.js';
-import { DAY_MS } from '../time/days.js';
+import { daysSpanned } from '../time/days.js';
 import { httpDate } from '../time/stamps.js';
 import { unavailable } from './charge.js';
 import { ApiError } from './errors.js';
@@ -25,8 +34,7 @@ export const RANGE_DAYS = 31;
 
 /** D16: one unit per started RANGE_DAYS days of start..end, both days included. */
 export function rangeUnits(start: string, end: string): number {
-  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS + 1;
-  return Math.ceil(days / RANGE_DAYS);
+  return Math.ceil(daysSpanned(start, end) / RANGE_DAYS);
 }
 
 /** Step 1, the price: an answer of `endpoint` costs its price times its units (0 units: nothing was answered). */

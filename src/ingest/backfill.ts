@@ -1,7 +1,7 @@
 // `kurs backfill`: each source's history from its live feed, planned by the adapter's own pure
 // `requests(window)` (a history ZIP, yearly files, a date range: as few requests as the feed allows),
 // one request at a time per host, ingested as every fetch is, so a second run stores nothing.
-import { addDays } from '../time/days.js';
+import { addDays, daysSpanned } from '../time/days.js';
 import type { Config } from '../config.js';
 import { fetchSource } from '../sources/fetch.js';
 import type { HttpClient } from '../sources/http.js';
@@ -42,7 +42,7 @@ export interface BackfillResult {
   fetchError?: string;
 }
 
-export const daysIn = (w: FetchWindow) => Math.round((Date.parse(w.to) - Date.parse(w.from)) / 86_400_000) + 1;
+export const daysIn = (w: FetchWindow) => daysSpanned(w.from, w.to);
 
 function chunks(window: FetchWindow, days: number): FetchWindow[] {
   const out: FetchWindow[] = [];

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { KursClient } from '../../client/dist/index.js';
 import { MAX_ANSWER_BYTES } from './answer.js';
 import { RANGE_DAYS, rangeUnits } from '../http/charged.js';
+import { daysSpanned } from '../time/days.js';
 
 const code = () => z.string().regex(/^[A-Za-z]{3}$/).describe('three-letter ISO 4217 code: a currency (EUR, USD, JPY) or a precious metal, one troy ounce (XAU gold, XAG silver, XPT platinum, XPD palladium)');
 const day = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe(`${what}: a UTC day, YYYY-MM-DD, not after today`);
@@ -33,7 +34,7 @@ const only = (rates: Record<string, unknown>, symbols: string[] | undefined) =>
 /** About the bytes of a time series: a row per weekday (a week, a month) of `"2026-01-02":{…},` and
  *  `"USD":1.0834567,` per currency. Without `symbols`, every currency a server quotes: ~150. */
 export function seriesBytes(start: string, end: string, group: string | undefined, currencies: number): number {
-  const days = (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1;
+  const days = daysSpanned(start, end);
   if (!(days > 0)) return 0;
   const rows = group === 'month' ? days / 30.44 : group === 'week' ? days / 7 : (days * 5) / 7;
   return Math.round(rows * (16 + 14 * currencies));

@@ -3,6 +3,9 @@
 
 export const DAY_MS = 86_400_000;
 
+/** Days of `from..to` (YYYY-MM-DD), both included: 1 for a single day, 0 or less when `to` is earlier. */
+export const daysSpanned = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);

@@ -2,6 +2,7 @@
 // data, codigoMoeda…}], success}. AOA per 1 unit (JPY 5.73854); tipoCambio M is the middle rate
 // (B selling, G buying). One request fetches every currency: see `requests`.
 import { type FeedRequest, type FetchWindow, type Observation, type Payload, type RequestContext, type SyncSource, NoPublication } from '../types.js';
+import { addDays } from '../../time/days.js';
 import { decimalOf, failFor, isIsoDate, isoCode, isRecord, parseJsonKeepingDigits } from '../read.js';
 
 const CODE = 'BNAN';
@@ -70,7 +71,7 @@ export const source: SyncSource = {
     // every currency (the Albanian lek among them), so one call replaces 70. The recorded answer for
     // 2026-05-18..21 starts on the 19th (the 18th was an ordinary Monday): the first day looks excluded,
     // so ask from the day before; at worst one extra day comes along.
-    const since = new Date(Date.parse(`${window.from}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const since = addDays(window.from, -1);
     return [{ url: `${ctx.base}${RANGE}?datainicio=${since}&datafim=${window.to}&moeda=ALL&tipocambio=${MIDDLE}` }];
   },
 };
