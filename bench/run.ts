@@ -10,19 +10,17 @@
 // adds the meter-only and many-account comparisons). `--quick` runs targets 1–3 (2 pairs of 2 s
 // rounds each) and exits non-zero when a ratio falls more than 15% below bench/figures.json; `--record`
 // writes this run's ratios there (report.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKey } from '../src/access/accounts.js';
 import { median } from '../src/blend/consensus.js';
 import { openPostgres, openSqlite } from '../src/store/open.js';
-import type { Store } from '../src/store/store.js';
 import { tempPgDatabase } from '../test/support/pg.js';
 import { guard, machineLine, printTable, readFigures, recordFigures, saturation, type Row } from './report.js';
-import { merged } from './rounds.js';
+import { Harness, type Versus } from './harness.js';
 import { keepTemplate, templatePath, useTemplate } from './seeded-db.js';
 import { blendRow, firstStartRows, historyRows, ingestRow } from './side-rows.js';
-import { coldStart, convertRequest, cpuMsOf, historySettled, KURS_ENV, loadMany, peakRssMb, startBare, startKurs, startMeterServer, stop, type Request, type Result, type Running } from './servers.js';
+import { coldStart, convertRequest, historySettled, KURS_ENV, startBare, startKurs, stop, type Request } from './servers.js';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -37,7 +35,6 @@ const PAIRS = QUICK ? 2 : Number(process.env.BENCH_PAIRS ?? 4);
 const ROUND_SECONDS = QUICK ? 2 : Number(process.env.BENCH_ROUND_SECONDS ?? 4);
 const CONNECTIONS = 50;
 const MANY = 100;
-const POINTS = 1_000_000_000;
 const PG_URL = process.env.KURS_TEST_DATABASE_URL;
 const FILTER = (args.find((a) => !a.startsWith('--')) ?? '').toLowerCase();
 const QUICK_ROWS = ['1 latest sqlite', '2 rate sqlite', '3 convert sqlite', '3c dated sqlite'];
@@ -48,126 +45,15 @@ const wanted = (name: string, extra = false) => {
 const started = performance.now();
 const machine = machineLine(availableParallelism());
 
-/** Unmeasured load first, so that a fresh server is measured with its code compiled (JIT) and its caches warm. */
-const WARM_SECONDS = Number(process.env.BENCH_WARM ?? (QUICK ? 1 : 2));
-const warmed = new Set<Running>();
-
-/** Load on the servers, and the CPU they used per answered request (µs). */
-async function warm(servers: Running[], req: Request, keys: string[]): Promise<void> {
-  const cold = servers.filter((s) => !warmed.has(s));
-  if (cold.length > 0) await loadMany(cold.map((s) => s.url), req, keys, CONNECTIONS, WARM_SECONDS);
-  for (const s of cold) warmed.add(s);
-}
-
-async function load(servers: Running[], req: Request, keys: string[], generators = 1, seconds = SECONDS): Promise<{ r: Result; cpu: number }> {
-  await warm(servers, req, keys);
-  const before = servers.map((s) => cpuMsOf(s.child.pid));
-  const r = await loadMany(servers.map((s) => s.url), req, keys, CONNECTIONS, seconds, generators);
-  const used = servers.reduce((sum, s, i) => sum + cpuMsOf(s.child.pid) - before[i]!, 0);
-  return { r, cpu: (used * 1000) / (r.ok + r.non2xx) };
-}
-
-async function keysFor(store: Store, count: number): Promise<{ keys: string[]; accounts: string[] }> {
-  const made = await Promise.all(Array.from({ length: count }, () => createKey(store, { plan: 'business', points: POINTS }, new Date())));
-  return { keys: made.map((m) => m.key), accounts: made.map((m) => m.account_id) };
-}
-
-async function spent(store: Store, accounts: string[]): Promise<number> {
-  const left = await Promise.all(accounts.map(async (a) => (await store.getAccount(a))!.points));
-  return left.reduce((sum, p) => sum + (POINTS - p), 0);
-}
-
+const harness = new Harness({
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  pairs: PAIRS,
+  roundSeconds: ROUND_SECONDS,
+  warmSeconds: Number(process.env.BENCH_WARM ?? (QUICK ? 1 : 2)),
+  points: 1_000_000_000,
+});
 const rows: Row[] = [];
-
-/** autocannon stops with requests in flight (at each of `loads` stops): those may be charged without
- *  being counted, never the reverse. */
-const exact = (r: Result, charged: number, loads = 1) => charged >= r.ok && charged <= r.ok + CONNECTIONS * loads;
-
-/**
- * Starts `instances` servers (Kurs, or with `meterOnly` node:http plus the meter alone), loads them and
- * returns the result, the points charged (checked against the 2xx count) and the peak RSS seen.
- */
-async function measure(dbUrl: string, store: Store, meter: string, instances: number, accountCount: number, req: Request, meterOnly = false, env: Record<string, string> = {}) {
-  const { keys, accounts } = await keysFor(store, accountCount);
-  const servers: Running[] = [];
-  // A first start on a fresh database loads the bundled history and materialises it in the
-  // background; one server does that first, so the measured ones start as on every later start.
-  if (!meterOnly) {
-    const first = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter });
-    await historySettled(first).finally(() => stop(first));
-  }
-  for (let i = 0; i < instances; i++) {
-    servers.push(await (meterOnly ? startMeterServer({ url: dbUrl, meter, accounts, body }) : startKurs({ ...KURS_ENV, KURS_DATABASE_URL: dbUrl, KURS_METER: meter, ...env })));
-  }
-  if (!meterOnly) await Promise.all(servers.map((s) => historySettled(s)));
-  try {
-    await warm(servers, req, keys);
-    // The warm-up's last requests (in flight when it stopped) are charged within moments.
-    await new Promise((r) => setTimeout(r, 300));
-    const start = await spent(store, accounts);
-    const { r, cpu } = await load(servers, req, keys);
-    const rss = Math.max(...servers.map((s) => peakRssMb(s.child) ?? 0));
-    const charged = (await spent(store, accounts)) - start;
-    return { r, cpu, charged, rss, exact: exact(r, charged) };
-  } finally {
-    await Promise.all(servers.map(stop));
-  }
-}
-
-/** Restarts a server's peak RSS (VmHWM) from its RSS now (Linux's clear_refs); false where it cannot. */
-function resetPeakRss(pid: number | undefined): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface Versus {
-  /** `rss`: the peak from the settled server's start of load (warm-up included) to the end;
-   *  `bootRss`: the peak before it, the start's own (undefined where the peak cannot be restarted). */
-  m: { r: Result; cpu: number; charged: number; rss: number; bootRss: number | undefined; exact: boolean };
-  b: { r: Result; cpu: number };
-  /** Kurs's req/s over the baseline's, round by round. */
-  ratios: number[];
-}
-
-/**
- * One Kurs server on the SQLite database (default settings but `env`) and the bare baseline, loaded
- * in turn PAIRS times with the same generator settings and the same key; every point charged is
- * checked against the 2xx count. The order alternates (bare first, then Kurs first) so that a
- * steady drift of the machine favours neither.
- */
-async function versus(bare: Running, req: Request, env: Record<string, string> = {}): Promise<Versus> {
-  const { keys, accounts } = await keysFor(sqlite, 1);
-  // The probe's start loaded and materialised the seed's history, so this one finds it there.
-  const kurs = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: sqliteUrl, ...env });
-  try {
-    await historySettled(kurs);
-    // Row 5b is the peak under load: VmHWM counts the whole life, and the start's peak (a worker
-    // thread that checks the bundled history, beside the server's own heap) came before any load.
-    const boot = peakRssMb(kurs.child);
-    const bootRss = resetPeakRss(kurs.child.pid) ? boot : undefined;
-    await warm([bare], req, keys);
-    await warm([kurs], req, keys);
-    await new Promise((r) => setTimeout(r, 300));
-    const start = await spent(sqlite, accounts);
-    const ks: { r: Result; cpu: number }[] = [];
-    const bs: { r: Result; cpu: number }[] = [];
-    for (let i = 0; i < PAIRS; i++) {
-      const one = (s: Running) => load([s], req, keys, 1, ROUND_SECONDS);
-      if (i % 2 === 0) bs.push(await one(bare)), ks.push(await one(kurs));
-      else ks.push(await one(kurs)), bs.push(await one(bare));
-    }
-    const rss = peakRssMb(kurs.child) ?? 0;
-    const charged = (await spent(sqlite, accounts)) - start;
-    const m = merged(ks);
-    return { m: { ...m, charged, rss, bootRss, exact: exact(m.r, charged, PAIRS) }, b: merged(bs), ratios: ks.map((k, i) => k.r.rps / bs[i]!.r.rps) };
-  } finally {
-    await stop(kurs);
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'kurs-bench-'));
 const sqliteUrl = `sqlite:${join(dir, 'kurs.db')}`;
@@ -177,7 +63,8 @@ const template = templatePath();
 const reused = useTemplate(template, join(dir, 'kurs.db'));
 const sqlite = openSqlite(join(dir, 'kurs.db'));
 await sqlite.migrate();
-const { keys: [probeKey] } = await keysFor(sqlite, 1);
+const { keys: [probeKey] } = await harness.keysFor(sqlite, 1);
+const db = { url: sqliteUrl, store: sqlite };
 const probe = await startKurs({ ...KURS_ENV, KURS_DATABASE_URL: sqliteUrl });
 // Its first start loads the bundled history and materialises it; the servers measured below start
 // on that database afterwards, as a server does on every start but the first.
@@ -217,8 +104,8 @@ try {
   // The evidence that the generator is not the bottleneck (not in --quick): the bare server loaded
   // by one generator process, then by two, with the same connections in all.
   if (!QUICK && QUICK_ROWS.some((row) => wanted(row))) {
-    const one = await load([bare], LATEST, [probeKey!]);
-    const two = await load([bare], LATEST, [probeKey!], 2);
+    const one = await harness.load([bare], LATEST, [probeKey!]);
+    const two = await harness.load([bare], LATEST, [probeKey!], 2);
     generatorCheck = saturation(one.r, two.r, availableParallelism()).text;
     rows.push({ name: 'bare node:http, 1 generator', r: one.r, cpu: one.cpu, target: '' }, { name: 'bare node:http, 2 generators', r: two.r, cpu: two.cpu, target: '' });
   }
@@ -227,33 +114,32 @@ try {
   const informs = (name: string, v: Versus): Row => ({ ...ratioRow(name, '', v, 0), id: undefined, target: '', pass: undefined });
 
   if (wanted('1 latest sqlite')) {
-    const v = await versus(bare, LATEST);
+    const v = await harness.versus(db, bare, LATEST);
     rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', v, 0.8, 5));
-    if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await versus(bare, LATEST, { KURS_FAST_LANE: 'off' })));
+    if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await harness.versus(db, bare, LATEST, { KURS_FAST_LANE: 'off' })));
     if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB${v.m.bootRss === undefined ? ' (whole life: peak not restarted after the start)' : `; the start's, before any load: ${v.m.bootRss.toFixed(0)} MB`}` });
   }
   if (wanted('2 rate sqlite')) {
     const req = { path: '/v1/rate/EUR/USD?amount=1234.56' };
-    rows.push(ratioRow('2 GET /v1/rate/EUR/USD?amount=1234.56, SQLite', 'rate', await versus(bare, req), 0.65));
-    if (!QUICK) rows.push(informs('2b the same through Fastify, KURS_FAST_LANE=off (informs)', await versus(bare, req, { KURS_FAST_LANE: 'off' })));
+    rows.push(ratioRow('2 GET /v1/rate/EUR/USD?amount=1234.56, SQLite', 'rate', await harness.versus(db, bare, req), 0.65));
+    if (!QUICK) rows.push(informs('2b the same through Fastify, KURS_FAST_LANE=off (informs)', await harness.versus(db, bare, req, { KURS_FAST_LANE: 'off' })));
   }
   if (wanted('3 convert sqlite')) {
     // A new amount on every request, so no answer can come from the conversions kept with the table.
-    rows.push(ratioRow('3 POST /v1/rates/convert, 150 targets, new amount each time, SQLite', 'convert', await versus(bare, { ...CONVERT, vary: true }), 0.4));
-    if (!QUICK) rows.push(informs('3b the same request repeated (kept answers; informs)', await versus(bare, CONVERT)));
+    rows.push(ratioRow('3 POST /v1/rates/convert, 150 targets, new amount each time, SQLite', 'convert', await harness.versus(db, bare, { ...CONVERT, vary: true }), 0.4));
+    if (!QUICK) rows.push(informs('3b the same request repeated (kept answers; informs)', await harness.versus(db, bare, CONVERT)));
   }
   if (wanted('3c dated sqlite')) {
     // Issue 37: a past day, charged, against a bare server sending that answer's own bytes.
     const bareDay = await startBare(DATED_BODY);
     try {
-      rows.push(ratioRow(`3c GET ${DATED.path}, SQLite`, 'dated', await versus(bareDay, DATED), 0.6));
+      rows.push(ratioRow(`3c GET ${DATED.path}, SQLite`, 'dated', await harness.versus(db, bareDay, DATED), 0.6));
     } finally {
       await stop(bareDay);
     }
   }
-  const kurs = (req: Request, meter = 'batch', env: Record<string, string> = {}) => measure(sqliteUrl, sqlite, meter, 1, 1, req, false, env);
   if (wanted('sqlite naive', true)) {
-    const m = await kurs(LATEST, 'direct');
+    const m = await harness.measure({ dbUrl: sqliteUrl, store: sqlite, meter: 'direct', instances: 1, accounts: 1, req: LATEST });
     rows.push({ name: 'GET /v1/USD/latest, SQLite, naive meter', r: m.r, cpu: m.cpu, target: '', note: `${m.charged} points for ${m.r.ok} 2xx` });
   }
   if (PG_URL && (wanted('4 postgresql') || wanted('postgresql extra', true))) {
@@ -263,9 +149,9 @@ try {
       await pgStore.migrate();
       const latest = { path: '/v1/USD/latest' };
       if (wanted('4 postgresql')) {
-        const naive = await measure(pgDb.url, pgStore, 'direct', 2, 1, latest);
+        const naive = await harness.measure({ dbUrl: pgDb.url, store: pgStore, meter: 'direct', instances: 2, accounts: 1, req: latest });
         rows.push({ name: '4a PostgreSQL, 2 instances, 1 hot account, naive', r: naive.r, cpu: naive.cpu, target: 'baseline of 4', note: `${naive.charged} points for ${naive.r.ok} 2xx` });
-        const batch = await measure(pgDb.url, pgStore, 'batch', 2, 1, latest);
+        const batch = await harness.measure({ dbUrl: pgDb.url, store: pgStore, meter: 'batch', instances: 2, accounts: 1, req: latest });
         const times = batch.r.rps / naive.r.rps;
         rows.push({
           name: '4 PostgreSQL, 2 instances, 1 hot account, batch',
@@ -280,7 +166,7 @@ try {
       if (wanted('postgresql extra', true)) {
         for (const [label, accounts, meterOnly] of [['1 hot account, meter only', 1, true], [`${MANY} accounts`, MANY, false]] as const) {
           for (const meter of ['direct', 'batch']) {
-            const m = await measure(pgDb.url, pgStore, meter, 2, accounts, latest, meterOnly);
+            const m = await harness.measure({ dbUrl: pgDb.url, store: pgStore, meter, instances: 2, accounts, req: latest, meterOnly: meterOnly ? body : undefined });
             rows.push({ name: `PostgreSQL, 2 instances, ${label}, ${meter === 'direct' ? 'naive' : 'batch'}`, r: m.r, cpu: m.cpu, target: '', note: `${m.charged} points for ${m.r.ok} 2xx` });
           }
         }
