@@ -18,6 +18,7 @@ import { installOpenApi } from './openapi.js';
 import { installPointsHeaders, settle } from './charged.js';
 import { ChargedAnswers } from './charged-node.js';
 import { JSON_TYPE } from './reply.js';
+import { okWith } from './bodies/entity.js';
 import { BatchedLines, redactedUrl, RequestLog, RequestSampler } from './request-log.js';
 import { RouteTable } from './route-table.js';
 import { adminRoutes } from './routes/admin.js';
@@ -120,7 +121,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     llmsRoutes(root, () => app.swagger() as unknown as OpenApiDoc, deps.pointsCost);
     exploreRoutes(root, deps);
     root.get('/', async (_request, reply) =>
-      reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: 'Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.' })),
+      reply.type(JSON_TYPE).send(JSON.stringify(okWith('Welcome to Kurs: official central-bank exchange rates. Send your API key in the Authorization header to use /v1.'))),
     );
   });
 

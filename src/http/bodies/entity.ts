@@ -19,10 +19,12 @@ export function entityTag(body: string | Buffer): string {
 export const entity = (body: string): Entity => ({ body, etag: entityTag(body) });
 
 /** The success envelope (D1), defined here and nowhere else; the error envelope is envelope() in
- *  src/http/errors.ts. SUCCESS_OPEN is its start, for bodies written as text or bytes (then `,` and
- *  the answer's fields, then `}`); success() is the whole of one such body; successOf() the object
- *  that money/json's stringify writes, `code` and `message` first. */
-const SUCCESS = { code: 200, message: 'success' } as const;
-export const SUCCESS_OPEN = JSON.stringify(SUCCESS).slice(0, -1);
+ *  src/http/errors.ts. okWith() is a 200's object, `code` and `message` first, with the answer's
+ *  fields after (a few answers say more than `success`: `/`, /healthz, /readyz, /v1/usage);
+ *  successOf() is the usual one, for money/json's stringify; SUCCESS_OPEN its start, for bodies
+ *  written as text or bytes (then `,` and the answer's fields, then `}`); success() the whole of one
+ *  such body. */
+export const okWith = <T extends object>(message: string, fields?: T) => ({ code: 200 as const, message, ...fields }) as { code: 200; message: string } & T;
+export const successOf = <T extends object>(fields: T) => okWith('success', fields);
+export const SUCCESS_OPEN = JSON.stringify(okWith('success')).slice(0, -1);
 export const success = (fields: string): string => `${SUCCESS_OPEN},${fields}}`;
-export const successOf = <T extends object>(fields: T): typeof SUCCESS & T => ({ ...SUCCESS, ...fields });

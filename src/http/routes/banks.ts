@@ -19,13 +19,11 @@ import { bankCode, booleanFlag } from '../params.js';
 import { sendCharged } from '../charged.js';
 
 export function bankRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const banksBody = entity(stringify({
-    code: 200,
-    message: 'success',
+  const banksBody = entity(stringify(successOf({
     banks: [...deps.sources]
       .sort((a, b) => (a.code < b.code ? -1 : 1))
       .map((s) => ({ country_code: s.countryCode, country_name: s.countryName, bank_code: s.code, currency: s.currency, bank_name: s.name })),
-  }));
+  })));
   const currencyBodies = new WeakMap<RatesTable, Entity>();
   // The full list changes when data lands (a new market snapshot) or the day turns (current → stale).
   const fullBodies = new WeakMap<MarketSnapshot, { day: string; body: Promise<Entity> }>();

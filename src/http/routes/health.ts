@@ -3,12 +3,13 @@
 // answers and rates are loaded. Neither needs a key nor costs points.
 import type { FastifyInstance } from 'fastify';
 import { ApiError, sendError } from '../errors.js';
+import { okWith } from '../bodies/entity.js';
 import { JSON_TYPE } from '../reply.js';
 import type { AppDeps } from '../deps.js';
 
 export function healthRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'store' | 'market'>): void {
   app.get('/healthz', async (_request, reply) =>
-    reply.type(JSON_TYPE).header('cache-control', 'no-store').send(JSON.stringify({ code: 200, message: 'up' })),
+    reply.type(JSON_TYPE).header('cache-control', 'no-store').send(JSON.stringify(okWith('up'))),
   );
 
   app.get('/readyz', async (request, reply) => {
@@ -19,6 +20,6 @@ export function healthRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'store' |
       return sendError(reply, new ApiError('unavailable', 'not ready: the database is unreachable'));
     }
     if (deps.market.current.builtAt.getTime() === 0) return sendError(reply, new ApiError('unavailable', 'not ready: rates are not loaded yet'));
-    return reply.type(JSON_TYPE).header('cache-control', 'no-store').send(JSON.stringify({ code: 200, message: 'ready' }));
+    return reply.type(JSON_TYPE).header('cache-control', 'no-store').send(JSON.stringify(okWith('ready')));
   });
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { keyUsage, usageReport, type UsageRecorder } from '../../access/usage.js';
 import type { Balances } from '../../access/balances.js';
 import type { AppDeps } from '../deps.js';
+import { okWith } from '../bodies/entity.js';
 import { JSON_TYPE } from '../reply.js';
 
 export function usageRoutes(app: FastifyInstance, deps: AppDeps, usage: UsageRecorder, balances: Balances): void {
@@ -21,7 +22,7 @@ export function usageRoutes(app: FastifyInstance, deps: AppDeps, usage: UsageRec
       // Free, so nothing is charged (D11).
       const points = balances.of(request.auth!);
       request.points = { cost: 0, remaining: points, known: true };
-      return reply.type(JSON_TYPE).send(JSON.stringify({ code: 200, message: `usage of account ${account.id}`, ...report, points, key }));
+      return reply.type(JSON_TYPE).send(JSON.stringify(okWith(`usage of account ${account.id}`, { ...report, points, key })));
     },
   );
 }
