@@ -70,6 +70,12 @@ describe('kurs ingest and kurs sources --json', () => {
     assert.equal(frny.last_success, null);
   });
 
+  test('the table says what /status says: ok for a source fresh today, no data for one never fetched', async () => {
+    const table = (await kurs('sources')).stdout;
+    assert.match(table, /^ECBF\s+daily\s+\d{4}-\d{2}-\d{2}\s+0\s+\S+\s+ok$/m);
+    assert.match(table, /^NBPL\s+.*\s+never fetched\s+no data$/m);
+  });
+
   test('a failing feed: ingest exits 1, sources --json shows the error and keeps the newest day', async () => {
     failing = true;
     const r = await kurs('ingest', 'ECBF');
@@ -93,7 +99,7 @@ describe('kurs sources, the table', () => {
       execFile(process.execPath, [BIN, 'sources'], { env: { ...process.env, KURS_DATABASE_URL: db.url, ...env }, encoding: 'utf8' }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
     });
 
-  test('a source skipped for want of its API key says `no key` and what to set, never `ok`', async () => {
+  test('a source skipped for want of its API key says `no key` and what to set; on an empty database the rest say `no data`, never `ok`', async () => {
     const env: NodeJS.ProcessEnv = {};
     for (const s of SOURCES.filter((x) => x.needsKey)) env[`KURS_SOURCE_${s.code}_KEY`] = '';
     const keyed = SOURCES.filter((s) => s.needsKey);
@@ -102,7 +108,7 @@ describe('kurs sources, the table', () => {
     assert.match(lines[0]!, /^SOURCE\s+CADENCE\s+NEWEST\s+MISSED\s+LAST SUCCESS\s+STATE\s+CAUSE$/);
     for (const s of SOURCES) {
       const line = lines.find((l) => l.startsWith(`${s.code} `));
-      assert.match(line ?? '', s.needsKey ? new RegExp(`\\sno key\\s+skipped: set KURS_SOURCE_${s.code}_KEY$`) : /\sok$/, s.code);
+      assert.match(line ?? '', s.needsKey ? new RegExp(`\\sno key\\s+skipped: set KURS_SOURCE_${s.code}_KEY$`) : /\sno data$/, s.code);
     }
     // With its key set, the same source is judged by its figures again.
     const first = keyed[0]!;

@@ -5,6 +5,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { failureCause } from '../ingest/causes.js';
 import { lastSuccessText, sourceStatuses, type SourceStatus } from '../ingest/health.js';
+import { sourceState } from '../ingest/source-state.js';
 import { Limiter } from '../ingest/abort.js';
 import { probeSource, probeSummary, type ProbeResult } from '../ingest/probe.js';
 import { MAX_PARALLEL_SOURCES } from '../ingest/scheduler.js';
@@ -20,10 +21,11 @@ const PROBE_TIMEOUT_MS = 30_000;
 const CAUSE_CHARS = 60;
 
 /** What the STATE column says: `no key` for a source never fetched for want of its key, else
- *  whether its last attempt failed (freshness is `/status`'s and MISSED's to tell). */
-export function sourceState(source: Source, s: SourceStatus, hasKey: boolean): string {
+ *  `/status`'s word for it (ingest/source-state.ts), FAILING in capitals to stand out. */
+export function stateColumn(source: Source, s: SourceStatus, hasKey: boolean, today: string, graceDays: number): string {
   if (source.needsKey && !hasKey) return 'no key';
-  return s.failing ? 'FAILING' : 'ok';
+  const { state } = sourceState(source, s, today, graceDays);
+  return state === 'failing' ? 'FAILING' : state;
 }
 
 function cause(source: Source, s: SourceStatus, state: string): string {
@@ -46,7 +48,7 @@ export function sourcesCommand(program: Command): void {
         const statuses = sourceStatuses(sources, await store.sourceHealth(), now);
         return statuses.map((s, i) => {
           const source = sources[i]!;
-          const state = sourceState(source, s, config.sourceKeys[source.code] !== undefined);
+          const state = stateColumn(source, s, config.sourceKeys[source.code] !== undefined, now.toISOString().slice(0, 10), config.freshnessGraceDays);
           return { s, state, cause: cause(source, s, state) };
         });
       });

@@ -2,9 +2,9 @@
 // asset, every value escaped; problems sort first so that 87 rows stay readable.
 import { failureCause } from '../ingest/causes.js';
 import { lastSuccessText, type SourceStatus } from '../ingest/health.js';
+import type { SourceState } from '../ingest/source-state.js';
 import { DAY_MS } from '../time/days.js';
 
-export type SourceState = 'failing' | 'stale' | 'no data' | 'ok';
 
 export interface StatusRow extends SourceStatus {
   country: string;

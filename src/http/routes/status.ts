@@ -2,8 +2,8 @@
 // shows, plus freshness and coverage from the current rates table. Rendered at most every few
 // seconds: the page is public, so a burst of visitors costs one health query, not one each.
 import type { FastifyInstance } from 'fastify';
-import { sourceFreshUntil } from '../../blend/freshness.js';
 import { sourceStatuses } from '../../ingest/health.js';
+import { sourceState } from '../../ingest/source-state.js';
 import { redactUrl } from '../../sources/http.js';
 import { VERSION } from '../../version.js';
 import type { AppDeps } from '../deps.js';
@@ -20,9 +20,7 @@ export function statusRoutes(app: FastifyInstance, deps: AppDeps): void {
     const bySource = new Map(deps.sources.map((s) => [s.code, s]));
     const rows: StatusRow[] = sourceStatuses(deps.sources, await deps.store.sourceHealth(), now).map((s) => {
       const source = bySource.get(s.source)!;
-      const until = sourceFreshUntil(source, { newestDate: s.newest_observation, newestValidTo: s.newest_valid_to }, deps.market.graceDays);
-      const fresh = until !== undefined && today <= until;
-      const state = s.failing ? 'failing' : s.newest_observation === null ? 'no data' : fresh ? 'ok' : 'stale';
+      const { fresh, state } = sourceState(source, s, today, deps.market.graceDays);
       const lastError = s.last_error === null ? null : redactUrl(s.last_error);
       return { ...s, last_error: lastError, country: source.countryName, fresh, state, ...(source.attribution ? { attribution: source.attribution } : {}) };
     });
