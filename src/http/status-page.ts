@@ -3,7 +3,7 @@
 import { failureCause } from '../ingest/causes.js';
 import { lastSuccessText, type SourceStatus } from '../ingest/health.js';
 import type { SourceState } from '../ingest/source-state.js';
-import { DAY_MS } from '../time/days.js';
+import { daysBetween } from '../time/days.js';
 
 
 export interface StatusRow extends SourceStatus {
@@ -63,7 +63,7 @@ export function staleReasons(m: StatusModel): string[] {
   const held = m.rows.flatMap((r) => (r.newest_observation === null || r.period_rates ? [] : [r.newest_observation])).sort();
   const newest = held[held.length - 1];
   if (m.currencies.fresh === 0 && newest !== undefined && newest < m.today) {
-    const days = Math.round((Date.parse(m.today) - Date.parse(newest)) / DAY_MS);
+    const days = daysBetween(newest, m.today);
     const seedOnly = m.rows.every((r) => r.newest_observation === null || r.seeded);
     reasons.push(`The data is older than the clock: the newest figure held is from ${escapeHtml(newest)}, ${days} day${days === 1 ? '' : 's'} before today (${escapeHtml(m.today)})${seedOnly ? ', and every figure is the bundled seed\'s: no source has been fetched yet' : ''}.`);
   }

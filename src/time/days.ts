@@ -3,8 +3,11 @@
 
 export const DAY_MS = 86_400_000;
 
-/** Days of `from..to` (YYYY-MM-DD), both included: 1 for a single day, 0 or less when `to` is earlier. */
-export const daysSpanned = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+/** Whole days from `from` to `to` (YYYY-MM-DD): 0 for the same day, negative when `to` is earlier. */
+export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/** Days of `from..to`, both included: 1 for a single day, 0 or less when `to` is earlier. */
+export const daysSpanned = (from: string, to: string): number => daysBetween(from, to) + 1;
 
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);

@@ -3,7 +3,7 @@
 // divisions and a stringify), with its entity tag hashed once beside it.
 import { Num, stringify } from '../../money/json.js';
 import type { RatesTable } from '../../rates/table.js';
-import { DAY_MS } from '../../time/days.js';
+import { daysBetween } from '../../time/days.js';
 import { entity, type Entity, successOf } from './entity.js';
 
 /** What a `/latest` answer adds when `base`'s figures are past their freshness on `today` (D10):
@@ -12,7 +12,7 @@ import { entity, type Entity, successOf } from './entity.js';
 export function staleFields(table: RatesTable, base: string, today: string): string {
   const r = table.get(base);
   if (r === undefined || today <= r.freshUntil) return '';
-  const age = Math.max(0, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${r.bankUpdate.slice(0, 10)}T00:00:00Z`)) / DAY_MS));
+  const age = Math.max(0, daysBetween(r.bankUpdate.slice(0, 10), today));
   return `,"stale":true,"last_update":"${r.bankUpdate}","age_days":${age}`;
 }
 
