@@ -1,6 +1,6 @@
 // The parsing thread's worker (started by parser-thread.ts): finds the adapter by its code in the
 // registry, parses and validates each payload it is sent (prepare.ts), and posts the rows back in
-// slices, or the failure in the words the source's health shows.
+// slices, or the failure in the words the source's health shows; runs follow steps likewise.
 import { parentPort } from 'node:worker_threads';
 import { sourceByCode } from '../sources/index.js';
 import type { ParseJob, ParseReply } from './parser-thread.js';
@@ -13,6 +13,19 @@ const port = parentPort!;
 const post = (m: ParseReply) => port.postMessage(m);
 
 port.on('message', async (job: ParseJob) => {
+  if ('follow' in job) {
+    try {
+      const { page, window, ctx } = job.follow;
+      const source = sourceByCode(job.code);
+      if (!source?.follow) throw new Error(`${job.code}: no adapter with a follow step has this code`);
+      // The page's body arrives as a plain Uint8Array: adapters read it as the Buffer fetch gave them.
+      post({ id: job.id, requests: source.follow({ ...page, body: Buffer.from(page.body.buffer, page.body.byteOffset, page.body.byteLength) }, window, ctx) });
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      post({ id: job.id, followError: { name: e.name, message: e.message } });
+    }
+    return;
+  }
   try {
     const source = sourceByCode(job.code);
     if (!source) throw new Error(`no adapter has the code ${job.code}`);
