@@ -75,9 +75,10 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
   }
   const outcomes: IngestOutcome[] = [];
   try {
-    for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), { ...(deps.prepare ? { prepare: deps.prepare } : {}), ...opts }));
+    for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), { ...(deps.prepare ? { prepare: deps.prepare } : {}), ...(deps.signal ? { signal: deps.signal } : {}), ...opts }));
   } catch (err) {
-    // The parsing thread was closed under this run: what was stored stays, the rest waits for the next start.
+    // The parsing thread was closed, or a store given up, under this run: what was stored stays, the
+    // rest waits for the next start.
     if (err instanceof ParserStopped) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
     throw err;
   }

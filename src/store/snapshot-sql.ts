@@ -83,7 +83,7 @@ export async function storeSnapshot(db: Kysely<Database>, dialect: 'sqlite' | 'p
   if (periods === 0) {
     if (await seen(db)) return { status: 'duplicate' };
     const mark = await lastSnapshot(db, s.source);
-    early = { mark, diff: await compare(db, s.source, rows, turn) };
+    early = { mark, diff: await compare(db, s.source, rows, () => (s.signal?.throwIfAborted(), turn())) };
   }
   return db.transaction().execute(async (trx) => {
     // One source's snapshots commit one at a time: on PostgreSQL two could otherwise both find a

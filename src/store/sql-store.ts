@@ -157,6 +157,14 @@ export class SqlStore implements Store {
     return (await this.db.selectFrom('snapshots').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
+  async mark(name: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('marks').select('value').where('name', '=', name).executeTakeFirst())?.value;
+  }
+
+  async setMark(name: string, value: string): Promise<void> {
+    await this.db.insertInto('marks').values({ name, value }).onConflict((oc) => oc.column('name').doUpdateSet({ value })).execute();
+  }
+
   async hasSnapshot(source: string, sha256: string): Promise<boolean> {
     return (await this.db.selectFrom('snapshots').select('id').where('source', '=', source).where('sha256', '=', sha256).executeTakeFirst()) !== undefined;
   }
