@@ -15,6 +15,7 @@ import type { Normalized } from './validate.js';
  *  failure; or a follow step's next requests (an HTML page parsed for its links and form fields:
  *  BAJA's held the loop 155 ms, D30), or the error it threw. */
 export type ParseJob = { id: number; code: string; name: string; body: Uint8Array; today: string } | { id: number; code: string; follow: { page: FollowedPage; window: FetchWindow; ctx: RequestContext } };
+/** The main thread asks for a job's next slice of rows with `{ next: id }`. */
 export type ParseReply =
   | { id: number; rows: Normalized['rows'] }
   | { id: number; skipped: string[] }
@@ -104,6 +105,11 @@ export class ParserThread {
     if (!job) return;
     if ('rows' in m) {
       for (const r of m.rows) job.rows.push(r);
+      // The next slice after a turn of the loop (parse-worker.ts): one slice per task.
+      const worker = this.worker;
+      setImmediate(() => {
+        if (worker === this.worker && this.jobs.has(m.id)) worker?.postMessage({ next: m.id });
+      });
       return;
     }
     this.jobs.delete(m.id);
