@@ -5,12 +5,14 @@
 // holding every recorded payload; each idle and with two CPU-bound processes beside the server.
 // Per row: `listening on` after launch; the first /healthz and the first 200 of a dated request after
 // it; then /healthz every 250 ms to the end of the minute (median and worst). Give the install-time
-// build as npm made it (or KURS_FIRST_START_DB=<a build of this code>): without one, the start loads
-// the history itself and the dated request waits for that.
+// build as npm made it (or KURS_FIRST_START_DB=<a build of this code>, e.g. `node
+// scripts/build-first-start.mjs /tmp/first.db` after `npm run build`): without one, the start loads
+// the history itself and the dated request waits for that. `--cpu-prof <dir>` profiles each server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SOURCES } from '../src/sources/index.js';
 import { startReplayFeed } from '../test/support/replay-feed.js';
 import { startKurs, stop } from './servers.js';
@@ -21,6 +23,12 @@ const SECONDS = arg > 0 ? Number(process.argv[arg + 1]) : 60;
 /** `--only 'local feeds'`: the rows whose name holds these words. */
 const only = process.argv.indexOf('--only');
 const ONLY = only > 0 ? process.argv[only + 1]! : '';
+/** `--cpu-prof <dir>`: each server writes a V8 profile there, and the times the loop was held
+ *  (bench/loop-gaps.mjs); `node bench/long-tasks.cjs <profile> <gaps>` names what held it. */
+const prof = process.argv.indexOf('--cpu-prof');
+const PROF_DIR = prof > 0 ? process.argv[prof + 1]! : undefined;
+const NODE_ARGS = PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR, '--import', fileURLToPath(new URL('./loop-gaps.mjs', import.meta.url))] : [];
+let rowNo = 0;
 
 interface Row { scenario: string; listenMs: number; healthzMs: number; datedAfterMs: number; datedMs: number; healthzP50: number; healthzMax: number; stored: number; load: string }
 
@@ -37,7 +45,7 @@ async function run(scenario: string, env: Record<string, string>, busy: number):
   const dir = mkdtempSync(join(tmpdir(), 'kurs-first-minute-'));
   const cpu = burners(busy);
   const launched = performance.now();
-  const server = await startKurs({ KURS_DATABASE_URL: `sqlite:${join(dir, 'kurs.db')}`, KURS_LOG_LEVEL: 'info', ...env });
+  const server = await startKurs({ KURS_DATABASE_URL: `sqlite:${join(dir, 'kurs.db')}`, KURS_LOG_LEVEL: 'info', ...(PROF_DIR ? { KURS_LOOP_GAPS: join(PROF_DIR, `gaps-${rowNo++}.json`) } : {}), ...env }, NODE_ARGS);
   const listenMs = performance.now() - launched;
   try {
     const key = server.lines.map((l) => /^ {2}(\S+)$/.exec(l)?.[1]).find(Boolean)!;

@@ -1,6 +1,9 @@
 // The server's parsing thread (D29): payloads parsed in the worker are stored exactly as those parsed
-// on the calling thread, and a failure in the worker is the source's failure, never a crash.
+// on the calling thread, follow steps give the same requests, and a failure in the worker is the
+// source's failure, never a crash.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ingestDir, ingestPayload } from '../src/ingest/ingest.js';
@@ -82,6 +85,27 @@ describe('the parsing thread', () => {
       await crashing.close();
       await store.close();
     }
+  });
+
+  test("a follow step runs in the worker with the same requests, and fails in the same words, as on the calling thread", async () => {
+    const baja = sourceByCode('BAJA')!;
+    const window = { from: '2026-03-02', to: '2026-03-06' };
+    const ctx = { base: 'http://127.0.0.1:1' };
+    const url = `${ctx.base}/market/foreign-exchange/counter-rates/`;
+    const page = { name: url, url, body: readFileSync(join(FIXTURES, 'BAJA', 'boja-counter-rates-page-2026-03-23.html')), cookie: 'wp=1' };
+    const requests = await parser.follow(baja, page, window, ctx);
+    assert.deepEqual(requests, baja.follow!(page, window, ctx));
+    assert.equal(requests.length, 1);
+    const notFound = { ...page, body: Buffer.from('<html><body>Page not found</body></html>') };
+    const here = (() => {
+      try {
+        baja.follow!(notFound, window, ctx);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    assert.ok(here);
+    await assert.rejects(parser.follow(baja, notFound, window, ctx), { message: here });
   });
 
   test('closing fails the parses still waiting with ParserStopped, and no later parse starts a worker', async () => {

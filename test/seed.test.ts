@@ -178,7 +178,7 @@ for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history 
     assert.equal(foreign, 1);
   });
 
-  test('startSeedHistory reads a compressed file, marks readiness and signals new data once', async () => {
+  test('startSeedHistory reads a compressed file, marks readiness and signals new data once; the next start finds its mark', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurs-history-'));
     try {
       const other = slice(await readSeedHistory(), 'SBPP', 700);
@@ -197,6 +197,15 @@ for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history 
       assert.deepEqual(logs, ['seed history loaded']);
       const first = batchRows(other.text.slice(other.text.indexOf('\n') + 1))[0]!;
       assert.ok((await store.previousRates('SBPP', `${first[0].slice(0, 4)}-12-31`)).length > 0);
+      // The next start finds the load's mark and reads none of the rows (D30): without its data
+      // file, it still says the history is loaded, and signals nothing.
+      rmSync(join(dir, other.manifest.data));
+      const again = new HistoryReadiness();
+      const said: object[] = [];
+      startSeedHistory({ store, sources: SOURCES, readiness: again, now: () => SEED_TODAY, onData: async () => void signals++, log: { info: (o: object, msg: string) => void said.push({ ...o, msg }), error: (o: object, msg: string) => void said.push({ ...o, msg }) }, file: pathToFileURL(join(dir, 'history.json')) });
+      await again.ready;
+      assert.deepEqual(said.map((o) => ({ ...o, ms: 0 })), [{ stored: 0, already: 0, inserted: 0, failed: [], marked: true, ms: 0, msg: 'seed history already loaded' }]);
+      assert.equal(signals, 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

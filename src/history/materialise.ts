@@ -9,12 +9,15 @@ import { inputWindow } from '../blend/window.js';
 import { blendDay, DayMemo, encodeDay, type DayRates } from './day.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
+import { Slices } from '../time/turns.js';
 
 /** Days computed per write (one transaction each). */
 const CHUNK_DAYS = 92;
-/** Days computed between two turns of the event loop. A day's blend took ~2 ms on a slow VM, so a
+/** Days computed between two turns of the event loop at most. A day's blend took ~2 ms on a slow VM, so a
  *  request that came in while a whole chunk was computed waited ~175 ms (the first request after a
- *  first start did); with a turn every 8 days it waits ~15 ms there, ~5 ms on a fast one. */
+ *  first start did); with a turn every 8 days it waits ~15 ms there, ~5 ms on a fast one. Days
+ *  that blend many sources take longer: the loop also turns once a slice has run SLICE_MS (a start
+ *  against answering feeds saw slices of 90–220 ms with the day count alone; D30). */
 export const YIELD_DAYS = 8;
 /** Days of observations read per query. */
 const READ_DAYS = 31;
@@ -69,6 +72,7 @@ export async function materialiseRange(store: Store, sources: readonly SourceInf
   let count = 0;
   const rows = new RowWindow(store, inputWindow(range.from).from);
   const memo = new DayMemo(sources, months);
+  const slices = new Slices();
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
     if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
@@ -79,9 +83,10 @@ export async function materialiseRange(store: Store, sources: readonly SourceInf
       days.push({ day, rates: encodeDay(rates) });
       onDay(day, rates);
       // SQLite answers synchronously: without a turn of the event loop a long run would hold it.
-      if (++count % YIELD_DAYS === 0) await new Promise((r) => setImmediate(r));
+      await slices.next(++count % YIELD_DAYS === 0);
     }
     await store.saveHistoryDays(days);
+    await slices.next();
   }
   return count;
 }

@@ -19,7 +19,7 @@ import { SOURCES } from '../sources/index.js';
 import { openSqlite } from '../store/open.js';
 import { utcDay } from '../time/days.js';
 import { loadSeed, SEED_FILE, type Seed } from './seed.js';
-import { loadSeedHistory } from './seed-history.js';
+import { loadSeedHistory, SEED_MARK, seedMark } from './seed-history.js';
 import { openSeedHistory, SEED_HISTORY_FILE } from './seed-history-file.js';
 
 /** The compiled code's root (dist/, or src/ under tsx): the build and the server hash their own. */
@@ -75,8 +75,11 @@ export async function buildFirstStart(target: string, graceDays: number, now: Da
     await loadSeed(store, sources, JSON.parse(readFileSync(SEED_FILE, 'utf8')) as Seed, now);
     // The seed-history loader's own batches (so a later start finds them stored), with no pauses:
     // nothing else uses this file.
-    const report = await loadSeedHistory(store, sources, await openSeedHistory(), () => now, { pause: async () => {} });
+    const seedHistory = await openSeedHistory();
+    const report = await loadSeedHistory(store, sources, seedHistory, () => now, { pause: async () => {} });
     if (report.failed.length > 0) throw new Error(`seed history batches not loaded: ${JSON.stringify(report.failed.slice(0, 3))}`);
+    // So that a later start of a copy reads no part of the history file to know it is loaded (D30).
+    await store.setMark(SEED_MARK, seedMark(seedHistory.manifest, sources));
     const history = new History(store, sources, graceDays);
     await history.load();
     lastDay = (await history.materialise(utcDay(now))).mark.lastDay;

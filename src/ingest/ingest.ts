@@ -27,10 +27,13 @@ export interface IngestOptions {
   seed?: boolean;
   /** Where the payload is parsed: the server's parsing thread (parser-thread.ts); default this one. */
   prepare?: Preparer;
+  /** A stop: storing gives up between slices of its comparison and records nothing (D30). */
+  signal?: AbortSignal;
 }
 
 /** Parses, validates and stores one payload, and records the outcome in the source's health (not for
- *  the seed). A parse cut short by a stop (ParserStopped) is thrown on: nothing is recorded. */
+ *  the seed). A parse or a store cut short by a stop is thrown on as ParserStopped: nothing is
+ *  recorded. */
 export async function ingestPayload(store: Store, source: Source, payload: Payload, now: Date, opts: IngestOptions = {}): Promise<IngestOutcome> {
   const base = { source: source.code, name: payload.name };
   const at = now.toISOString();
@@ -45,10 +48,11 @@ export async function ingestPayload(store: Store, source: Source, payload: Paylo
       const jump = findJump(await store.previousRates(source.code, first, addDays(first, -MAX_GAP_DAYS)), rows);
       if (jump) throw new IngestRejected(jump);
     }
-    const result = await store.storeSnapshot({ source: source.code, name: payload.name, sha256: hash, rows, at });
+    const result = await store.storeSnapshot({ source: source.code, name: payload.name, sha256: hash, rows, at, ...(opts.signal ? { signal: opts.signal } : {}) });
     outcome = result.status === 'duplicate' ? { ...base, status: 'duplicate' } : { ...base, ...result, skipped };
   } catch (err) {
     if (err instanceof ParserStopped) throw err;
+    if (opts.signal?.aborted) throw new ParserStopped('stopped while storing');
     // The error boundary: a bad payload (or an adapter bug) fails this payload only.
     outcome = { ...base, ...describeFailure(err) };
   }

@@ -2,7 +2,7 @@
 // client, ingest each payload. Errors end up in the source's health, never in the caller.
 import { addDays } from '../time/days.js';
 import type { Config } from '../config.js';
-import { fetchSource, type ConditionalCache } from '../sources/fetch.js';
+import { fetchSource, type ConditionalCache, type FollowStep } from '../sources/fetch.js';
 import { HttpError, type HttpClient } from '../sources/http.js';
 import type { FetchWindow, Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -40,6 +40,8 @@ export interface LiveDeps {
   newestDate?: (code: string) => Promise<string | null>;
   /** Where payloads are parsed: the scheduler's parsing thread; default this thread. */
   prepare?: Preparer;
+  /** Where follow steps run (an index page parsed for its link): likewise. */
+  follow?: FollowStep;
 }
 
 /** Why a run ended without its feed's answer when the process is stopping. */
@@ -62,7 +64,7 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
   const deadline = AbortSignal.timeout(SOURCE_DEADLINE_MS);
   let payloads;
   try {
-    const fetching = fetchSource(source, window, { base, ...(key ? { key } : {}) }, deps.http, deps.cache);
+    const fetching = fetchSource(source, window, { base, ...(key ? { key } : {}) }, deps.http, deps.cache, undefined, deps.follow);
     payloads = await untilAborted(fetching, deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline);
   } catch (err) {
     if (deps.signal?.aborted) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
@@ -73,9 +75,10 @@ export async function ingestLive(deps: LiveDeps, source: Source, opts: IngestOpt
   }
   const outcomes: IngestOutcome[] = [];
   try {
-    for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), { ...(deps.prepare ? { prepare: deps.prepare } : {}), ...opts }));
+    for (const payload of payloads) outcomes.push(await ingestPayload(deps.store, source, payload, deps.now(), { ...(deps.prepare ? { prepare: deps.prepare } : {}), ...(deps.signal ? { signal: deps.signal } : {}), ...opts }));
   } catch (err) {
-    // The parsing thread was closed under this run: what was stored stays, the rest waits for the next start.
+    // The parsing thread was closed, or a store given up, under this run: what was stored stays, the
+    // rest waits for the next start.
     if (err instanceof ParserStopped) return { source: source.code, status: 'fetch_failed', reason: STOPPED };
     throw err;
   }

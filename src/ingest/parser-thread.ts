@@ -6,26 +6,29 @@
 // copy of every adapter in memory.
 import { Worker } from 'node:worker_threads';
 import { sourceByCode } from '../sources/index.js';
+import type { FeedRequest, FetchWindow, FollowedPage, RequestContext, Source } from '../sources/types.js';
 import { ParserStopped, prepare, PreparedFailure, type Preparer } from './prepare.js';
 import type { Normalized } from './validate.js';
 
-/** The job the worker is sent, and what it posts back: the rows in slices (one message of 200k rows
- *  would take as long to copy in on the main thread as it saves), then the skipped codes or a failure. */
-export interface ParseJob {
-  id: number;
-  code: string;
-  name: string;
-  body: Uint8Array;
-  today: string;
-}
-export type ParseReply = { id: number; rows: Normalized['rows'] } | { id: number; skipped: string[] } | { id: number; failure: PreparedFailure['failure'] };
+/** The jobs the worker is sent, and what it posts back: the rows in slices (one message of 200k rows
+ *  would take as long to copy in on the main thread as it saves), then the skipped codes or a
+ *  failure; or a follow step's next requests (an HTML page parsed for its links and form fields:
+ *  BAJA's held the loop 155 ms, D30), or the error it threw. */
+export type ParseJob = { id: number; code: string; name: string; body: Uint8Array; today: string } | { id: number; code: string; follow: { page: FollowedPage; window: FetchWindow; ctx: RequestContext } };
+/** The main thread asks for a job's next slice of rows with `{ next: id }`. */
+export type ParseReply =
+  | { id: number; rows: Normalized['rows'] }
+  | { id: number; skipped: string[] }
+  | { id: number; failure: PreparedFailure['failure'] }
+  | { id: number; requests: FeedRequest[] }
+  | { id: number; followError: { name: string; message: string } };
 
 /** How long the worker outlives its last payload. */
 export const PARSER_IDLE_MS = 60_000;
 
 interface Job {
   rows: Normalized['rows'];
-  resolve: (n: Normalized) => void;
+  resolve: (n: Normalized | FeedRequest[]) => void;
   reject: (err: Error) => void;
 }
 
@@ -56,14 +59,24 @@ export class ParserThread {
   readonly prepare: Preparer = (source, payload, today) => {
     if (this.closed) return Promise.reject(new ParserStopped('the parser is closed'));
     if (sourceByCode(source.code) !== source) return prepare(source, payload, today);
+    return this.send((id) => ({ id, code: source.code, name: payload.name, body: payload.body, today })) as Promise<Normalized>;
+  };
+
+  /** A follow step (sources/fetch.ts's FollowStep): a registered adapter's runs in the worker; any other source's in this thread. */
+  readonly follow = async (source: Source, page: FollowedPage, window: FetchWindow, ctx: RequestContext): Promise<FeedRequest[]> => {
+    if (this.closed) throw new ParserStopped('the parser is closed');
+    if (sourceByCode(source.code) !== source) return source.follow!(page, window, ctx);
+    return this.send((id) => ({ id, code: source.code, follow: { page, window, ctx } })) as Promise<FeedRequest[]>;
+  };
+
+  private send(job: (id: number) => ParseJob): Promise<Normalized | FeedRequest[]> {
     const worker = this.start();
     const id = this.next++;
-    return new Promise<Normalized>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.jobs.set(id, { rows: [], resolve, reject });
-      const job: ParseJob = { id, code: source.code, name: payload.name, body: payload.body, today };
-      worker.postMessage(job);
+      worker.postMessage(job(id));
     });
-  };
+  }
 
   /** Ends the worker; parses still waiting fail with ParserStopped. */
   async close(): Promise<void> {
@@ -92,10 +105,17 @@ export class ParserThread {
     if (!job) return;
     if ('rows' in m) {
       for (const r of m.rows) job.rows.push(r);
+      // The next slice after a turn of the loop (parse-worker.ts): one slice per task.
+      const worker = this.worker;
+      setImmediate(() => {
+        if (worker === this.worker && this.jobs.has(m.id)) worker?.postMessage({ next: m.id });
+      });
       return;
     }
     this.jobs.delete(m.id);
     if ('failure' in m) job.reject(new PreparedFailure(m.failure));
+    else if ('requests' in m) job.resolve(m.requests);
+    else if ('followError' in m) job.reject(followError(m.followError));
     else job.resolve({ rows: job.rows, skipped: m.skipped });
     if (this.jobs.size > 0 || !this.worker) return;
     // Idle: the worker may not keep the process alive, and ends if no payload comes.
@@ -113,4 +133,12 @@ export class ParserThread {
     for (const job of held) job.reject(err ?? new ParserStopped('the parse worker ended'));
     await worker.terminate();
   }
+}
+
+/** A follow step's error again, by name and message: a fetch's failure is recorded by its message
+ *  (live.ts), whatever its class. */
+function followError(e: { name: string; message: string }): Error {
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
 }

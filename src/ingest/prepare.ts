@@ -17,7 +17,7 @@ export async function prepare(source: Source, payload: Payload, today: string): 
  *  (parser-thread.ts). */
 export type Preparer = (source: Source, payload: Payload, today: string) => Promise<Normalized>;
 
-/** A parse cut short because the server is stopping: nothing about the feed is recorded. */
+/** A parse, or a store (D30), cut short because the server is stopping: nothing about the feed is recorded. */
 export class ParserStopped extends Error {
   override name = 'ParserStopped';
 }

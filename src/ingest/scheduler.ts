@@ -123,7 +123,7 @@ export class Scheduler {
   run(source: Source, opts: { scheduled?: boolean } = {}): Promise<LiveResult> {
     const inFlight = this.running.get(source.code);
     if (inFlight) return inFlight;
-    const deps: LiveDeps = { prepare: this.parser.prepare, ...this.deps, signal: this.stopping.signal, newestDate: async (code) => (await this.health()).get(code)?.newestDate ?? null };
+    const deps: LiveDeps = { prepare: this.parser.prepare, follow: this.parser.follow, ...this.deps, signal: this.stopping.signal, newestDate: async (code) => (await this.health()).get(code)?.newestDate ?? null };
     const run = this.slots
       .run(async (): Promise<LiveResult> => {
         if (this.stopping.signal.aborted) return { source: source.code, status: 'fetch_failed', reason: STOPPED };

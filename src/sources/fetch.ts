@@ -50,8 +50,12 @@ function cookieToItsHost(request: FeedRequest, page: FollowedPage): FeedRequest 
   return { ...request, headers };
 }
 
-/** `resolve` answers DNS for the host rules; tests pass their own so that no real resolver is asked. */
-export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache, resolve?: Resolve): Promise<Payload[]> {
+/** Runs a follow step; the server's runs it in its parsing thread (src/ingest/parser-thread.ts). */
+export type FollowStep = (source: Source, page: FollowedPage, window: FetchWindow, ctx: RequestContext) => FeedRequest[] | Promise<FeedRequest[]>;
+
+/** `resolve` answers DNS for the host rules; tests pass their own so that no real resolver is asked.
+ *  `follow` runs the source's follow steps: by default here, on the calling thread. */
+export async function fetchSource(source: Source, window: FetchWindow, ctx: RequestContext, http: HttpClient, cache?: ConditionalCache, resolve?: Resolve, follow: FollowStep = (s, page, w, c) => s.follow!(page, w, c)): Promise<Payload[]> {
   const payloads: Payload[] = [];
   const limits = {
     maxBytes: source.maxBytes ?? DEFAULT_FEED_MAX_BYTES,
@@ -76,7 +80,7 @@ export async function fetchSource(source: Source, window: FetchWindow, ctx: Requ
         if (depth >= MAX_FOLLOW_DEPTH) throw new Error(`${source.code}: more than ${MAX_FOLLOW_DEPTH} pages followed in a row at ${name}`);
         const cookie = nextCookie(request.headers?.cookie, response.setCookie);
         const page = { name, url: request.url, body: response.body, ...(cookie ? { cookie } : {}) };
-        await run(source.follow(page, window, ctx).map((next) => cookieToItsHost(next, page)), depth + 1);
+        await run((await follow(source, page, window, ctx)).map((next) => cookieToItsHost(next, page)), depth + 1);
         continue;
       }
       if (response.status === 304) continue;

@@ -132,6 +132,12 @@ export interface HistoryStateTable {
   last_day: string | null;
 }
 
+/** A named fact a start reads (0008): the seed history's digest once it is loaded, say. */
+export interface MarkTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   plans: PlanTable;
   accounts: AccountTable;
@@ -146,4 +152,5 @@ export interface Database {
   copy_runs: CopyRunTable;
   history_days: HistoryDayTable;
   history_state: HistoryStateTable;
+  marks: MarkTable;
 }

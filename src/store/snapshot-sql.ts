@@ -4,6 +4,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { storePeriods } from './period-sql.js';
 import type { Database, ObservationTable, SnapshotTable } from './schema.js';
 import type { SnapshotInput, SnapshotResult } from './store.js';
+import { turn } from '../time/turns.js';
 
 /** PostgreSQL channel a stored snapshot notifies, so other instances rebuild their rates. */
 export const DATA_CHANNEL = 'kurs_data';
@@ -22,7 +23,6 @@ interface Diff {
   unchanged: number;
 }
 
-const turn = () => new Promise<void>((r) => setImmediate(r));
 const byDate = (a: Row, b: Row) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
 
 /** The newest snapshot of a source: every write to its figures adds one (nothing else writes them,
@@ -83,7 +83,7 @@ export async function storeSnapshot(db: Kysely<Database>, dialect: 'sqlite' | 'p
   if (periods === 0) {
     if (await seen(db)) return { status: 'duplicate' };
     const mark = await lastSnapshot(db, s.source);
-    early = { mark, diff: await compare(db, s.source, rows, turn) };
+    early = { mark, diff: await compare(db, s.source, rows, () => (s.signal?.throwIfAborted(), turn())) };
   }
   return db.transaction().execute(async (trx) => {
     // One source's snapshots commit one at a time: on PostgreSQL two could otherwise both find a

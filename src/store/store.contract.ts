@@ -29,6 +29,25 @@ export function storeContract(engine: string, open: () => Promise<{ store: Store
       assert.equal(await store.getPlan('gold'), undefined);
     }));
 
+    test('marks: unset until set, then the last value set (D30)', withStore(async (store) => {
+      assert.equal(await store.mark('seed-history'), undefined);
+      await store.setMark('seed-history', 'a');
+      await store.setMark('seed-history', 'b');
+      await store.setMark('other', 'c');
+      assert.equal(await store.mark('seed-history'), 'b');
+      assert.equal(await store.mark('other'), 'c');
+    }));
+
+    test('each source\'s first and newest date in its health, as a GROUP BY over every figure finds them (D30)', withStore(async (store) => {
+      const row = (quote: string, date: string) => ({ quote, date, rate: '1.1', direction: 'indirect' as const, unit: 1, table: '' });
+      await store.storeSnapshot({ source: 'ECBF', name: 'a', sha256: 'a'.repeat(64), rows: [row('USD', '2026-01-05'), row('JPY', '2026-02-03'), row('USD', '2026-03-02')], at: NOW });
+      await store.storeSnapshot({ source: 'BOCA', name: 'b', sha256: 'b'.repeat(64), rows: [row('USD', '2025-12-31')], at: NOW });
+      await store.storeSnapshot({ source: 'NBPL', name: 'c', sha256: 'c'.repeat(64), rows: [row('EUR', '2026-01-02'), row('USD', '2026-01-09')], at: NOW });
+      const spans = (await store.sourceHealth()).map((h) => [h.source, h.firstDate, h.newestDate]);
+      assert.deepEqual(spans, [['BOCA', '2025-12-31', '2025-12-31'], ['ECBF', '2026-01-05', '2026-03-02'], ['NBPL', '2026-01-02', '2026-01-09']]);
+      assert.deepEqual((await store.recentObservations(7)).map((f) => `${f.source} ${f.quote} ${f.date}`).sort(), ['BOCA USD 2025-12-31', 'ECBF USD 2026-03-02', 'NBPL EUR 2026-01-02', 'NBPL USD 2026-01-09']);
+    }));
+
     test('accounts: create, read, update, top up', withStore(async (store) => {
       assert.equal(await store.hasAccounts(), false);
       await store.createAccount({ id: 'acc_1', planId: 'starter', points: 10, expiresAt: null, createdAt: NOW });

@@ -9,6 +9,7 @@ import { usageLimits } from './0004-usage-limits.js';
 import { history } from './0005-history.js';
 import { ledger } from './0006-ledger.js';
 import { periods } from './0007-periods.js';
+import { marks } from './0008-marks.js';
 
 export type { DialectName };
 
@@ -21,5 +22,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '0005-history': history,
     '0006-ledger': ledger(dialect),
     '0007-periods': periods,
+    '0008-marks': marks,
   };
 }
