@@ -5,6 +5,7 @@ import { blend } from '../blend/blend.js';
 import { QualityCache } from '../blend/quality-cache.js';
 import { addDays } from '../time/days.js';
 import { utcStamp } from '../time/stamps.js';
+import { turn } from '../time/turns.js';
 import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
 import { LOOKBACK_DAYS } from '../blend/freshness.js';
 import { bankTableOn } from './bank-day.js';
@@ -43,7 +44,6 @@ export class Market {
     const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
     // SQLite answers synchronously, so no `await` below lets a request in: turns of the event loop
     // between the steps keep each task to tens of milliseconds, not the whole ~0.5 s (issue 34, D30).
-    const turn = () => new Promise<void>((r) => setImmediate(r));
     const read = (await this.store.recentObservations(LOOKBACK_DAYS + QUALITY_READ_DAYS)).filter((r) => r.date <= latest);
     const today = now.toISOString().slice(0, 10);
     await turn();
