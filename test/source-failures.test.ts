@@ -122,9 +122,13 @@ describe('the scheduler with failing and hanging feeds', () => {
     const sources: Source[] = ['AAAA', 'BBBB', 'CCCC', 'DDDD', 'EEEE', 'FFFF'].map((code) => ({ ...ecbf, code }));
     const logged: object[] = [];
     const scheduler = new Scheduler({ store: t.store, sources, http: createHttpClient({ retries: 0 }), config: { sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${url}/${s.code}`])), sourceKeys: {} }, now: () => NOW, onData: async () => undefined, log: { info: (o) => logged.push(o), warn: () => undefined } });
-    const runs = sources.map((s) => scheduler.run(s));
+    let settled = 0;
+    const runs = sources.map((s) => scheduler.run(s).finally(() => settled++));
     // Each release lets the next run in; the last MAX_PARALLEL_SOURCES - 1 stay hanging until the stop.
-    while (held.length < sources.length) await new Promise((r) => setTimeout(r, 20));
+    // The stop waits for the released runs to have finished with their 403: the last one is released
+    // as the last request arrives, and a stop before its answer is read would abort it too.
+    const released = sources.length - (MAX_PARALLEL_SOURCES - 1);
+    while (held.length < sources.length || settled < released) await new Promise((r) => setTimeout(r, 20));
     await scheduler.stop();
     const results = await Promise.all(runs);
     assert.equal(most, MAX_PARALLEL_SOURCES);
