@@ -108,7 +108,8 @@ describe('the scheduler with failing and hanging feeds', () => {
     await Promise.all([scheduler.stop(), next.stop(), after.stop()]);
   });
 
-  test(`at most ${MAX_PARALLEL_SOURCES} feeds are waited on at once, and a stop aborts the rest`, async () => {
+  // The timeout only keeps a broken limiter from hanging the suite; nothing here waits on a clock.
+  test(`at most ${MAX_PARALLEL_SOURCES} feeds are waited on at once, and a stop aborts the rest`, { timeout: 120_000 }, async (ctx) => {
     const held: ServerResponse[] = [];
     let most = 0;
     const hanging = createServer((_req, res) => {
@@ -119,6 +120,11 @@ describe('the scheduler with failing and hanging feeds', () => {
     });
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    // Closed however the test ends: a held connection left open would keep the test process alive.
+    ctx.after(async () => {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    });
     const sources: Source[] = ['AAAA', 'BBBB', 'CCCC', 'DDDD', 'EEEE', 'FFFF'].map((code) => ({ ...ecbf, code }));
     const logged: object[] = [];
     const scheduler = new Scheduler({ store: t.store, sources, http: createHttpClient({ retries: 0 }), config: { sourceUrls: Object.fromEntries(sources.map((s) => [s.code, `${url}/${s.code}`])), sourceKeys: {} }, now: () => NOW, onData: async () => undefined, log: { info: (o) => logged.push(o), warn: () => undefined } });
@@ -134,8 +140,6 @@ describe('the scheduler with failing and hanging feeds', () => {
     assert.equal(most, MAX_PARALLEL_SOURCES);
     assert.equal(results.filter((r) => r.status === 'fetch_failed' && /stopped/.test(r.reason)).length, MAX_PARALLEL_SOURCES - 1);
     assert.deepEqual(logged.at(-1), { aborted: MAX_PARALLEL_SOURCES - 1, sources: 'DDDD,EEEE,FFFF'.split(',').slice(-(MAX_PARALLEL_SOURCES - 1)).join(',') });
-    hanging.closeAllConnections();
-    await new Promise((resolve) => hanging.close(resolve));
   });
 });
 
