@@ -127,6 +127,22 @@ export class Harness {
     }
   }
 
+  /** Two servers loaded in turn `pairs` times with the same requests: `a`'s req/s over `b`'s, round by round. */
+  async turns(a: Running, b: Running, req: Request, keys: string[]): Promise<number[]> {
+    await this.warm([a, b], req, keys);
+    const ratios: number[] = [];
+    for (let i = 0; i < this.s.pairs; i++) {
+      const one = async (s: Running) => (await this.load([s], req, keys, 1, this.s.roundSeconds)).r.rps;
+      // Alternating which goes first, as versus does, so that a steady drift favours neither.
+      let ra: number;
+      let rb: number;
+      if (i % 2 === 0) (rb = await one(b)), (ra = await one(a));
+      else (ra = await one(a)), (rb = await one(b));
+      ratios.push(ra / rb);
+    }
+    return ratios;
+  }
+
   /**
    * One Kurs server on `db` (default settings but `env`) and the bare baseline, loaded in turn
    * `pairs` times with the same generator settings and the same key; every point charged is checked

@@ -98,6 +98,20 @@ const ratioRow = (name: string, id: string, { m, b, ratios }: Versus, min: numbe
   return { name, id, r: m.r, base: b.r.rps, ratio, cpu: m.cpu, baseCpu: b.cpu, target, pass, note: `${pairs}${bareP99}; ${m.charged} points for ${m.r.ok} 2xx${m.exact ? '' : ' (MISMATCH)'}` };
 };
 
+/** Row 1h: bare node:http sending Kurs's headers too (a charged answer's rate limit, validators and
+ *  points), against bare sending the body alone: what writing those headers costs on its own. */
+async function withHeaders(): Promise<Row> {
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
+  const headers = [...sample.headers].filter(([name]) => !skip.has(name));
+  const dressed = await startBare(body, headers);
+  try {
+    const ratios = await harness.turns(dressed, bare, LATEST, [probeKey!]);
+    return { name: `1h bare node:http with Kurs's ${headers.length} other headers, against bare (informs)`, ratio: median(ratios), target: '', note: `pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}; ${headers.map(([n]) => n).join(', ')}` };
+  } finally {
+    await stop(dressed);
+  }
+}
+
 let generatorCheck = '';
 const bare = await startBare(body);
 try {
@@ -117,6 +131,7 @@ try {
     const v = await harness.versus(db, bare, LATEST);
     rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', v, 0.8, 5));
     if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await harness.versus(db, bare, LATEST, { KURS_FAST_LANE: 'off' })));
+    if (!QUICK) rows.push(await withHeaders());
     if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB${v.m.bootRss === undefined ? ' (whole life: peak not restarted after the start)' : `; the start's, before any load: ${v.m.bootRss.toFixed(0)} MB`}` });
   }
   if (wanted('2 rate sqlite')) {

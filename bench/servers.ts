@@ -69,17 +69,19 @@ export function startKurs(env: Record<string, string>, nodeArgs: string[] = []):
   return spawnServer([...nodeArgs, BIN, 'serve'], { ...process.env, KURS_PORT: '0', ...env });
 }
 
-/** A bare node:http server answering every request with the same bytes and headers. */
-export function startBare(body: string): Promise<Running> {
+/** A bare node:http server answering every request with the same body, its type and length, and
+ *  with `headers` (name, value pairs) those too: Kurs's own, to see what writing them costs. */
+export function startBare(body: string, headers: [string, string][] = []): Promise<Running> {
   const script = `
     const http = require('node:http');
     const body = Buffer.from(process.env.BODY);
+    const headers = ['content-type', 'application/json; charset=utf-8', 'content-length', String(body.length), ...JSON.parse(process.env.HEADERS).flat()];
     const server = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.writeHead(200, headers);
       res.end(body);
     });
     server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));`;
-  return spawnServer(['-e', script], { ...process.env, BODY: body });
+  return spawnServer(['-e', script], { ...process.env, BODY: body, HEADERS: JSON.stringify(headers) });
 }
 
 /** bench/meter-server.ts: node:http plus the points meter, nothing else. */
