@@ -2,9 +2,8 @@
 // the driver (see open.ts) and a few column types in the migrations.
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, } from 'kysely';
-import { addDays } from '../time/days.js';
-import { Slices } from '../time/turns.js';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
+import { observationSpans, recentObservations } from './observations-sql.js';
 import { advisoryLocked } from './advisory-lock.js';
 import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
@@ -19,26 +18,6 @@ import type {
   Account, AccountPatch, ChargeRequest, ChargeResult, FetchRecord, HistoryDay, HistoryMark, KeyLookup, SnapshotSpan, SourceHealth, KeyRecord, PeriodRow, Plan, SnapshotInput, SnapshotResult, Store, UsageDay,
   LedgerActor, LedgerEntry, LedgerSums,
 } from './store.js';
-
-/**
- * Each source's first and newest observation date, in source order: one seek per source in the
- * (source, date) index, walked source to source. A GROUP BY read all ~709k rows of the index, 80–140
- * ms on SQLite, synchronous on the thread that answers requests, at every health look and rates
- * rebuild (issue 34, D30); this takes about a millisecond.
- */
-async function observationSpans(db: Kysely<Database>): Promise<{ source: string; first: string; newest: string }[]> {
-  const r = await sql<{ source: string; first: string; newest: string }>`
-    with recursive s(source) as (
-      select min(source) from observations
-      union all
-      select (select min(source) from observations where source > s.source) from s where s.source is not null
-    )
-    select source,
-      (select min(date) from observations o where o.source = s.source) as first,
-      (select max(date) from observations o where o.source = s.source) as newest
-    from s where source is not null`.execute(db);
-  return r.rows;
-}
 
 export class SqlStore implements Store {
   /** The meter's group commit (src/store/charge-sql.ts); on SQLite it needs the raw handle. */
@@ -227,17 +206,8 @@ export class SqlStore implements Store {
     return Number(r?.v ?? 0);
   }
 
-  async recentObservations(days: number): Promise<Figure[]> {
-    const newest = await observationSpans(this.db);
-    const out: Figure[] = [];
-    // ~90 sources read one after another: turns of the loop between them on SQLite (issue 34, D30).
-    const slices = new Slices();
-    for (const { source, newest: date } of newest) {
-      const rows = await this.db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', addDays(date, -days)).execute();
-      for (const r of rows) out.push(toObservation(r));
-      await slices.next();
-    }
-    return out;
+  recentObservations(days: number): Promise<Figure[]> {
+    return recentObservations(this.db, days);
   }
 
   // Usage, request limits and the monthly refill (issue 6): SQL in usage-sql.ts.
