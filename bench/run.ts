@@ -20,7 +20,7 @@ import { guard, machineLine, printTable, readFigures, recordFigures, saturation,
 import { Harness, type Versus } from './harness.js';
 import { keepTemplate, templatePath, useTemplate } from './seeded-db.js';
 import { blendRow, firstStartRows, historyRows, ingestRow } from './side-rows.js';
-import { coldStart, convertRequest, historySettled, KURS_ENV, startBare, startKurs, stop, type Request } from './servers.js';
+import { coldStart, convertRequest, historySettled, KURS_ENV, startBare, startKurs, startMeterServer, stop, type Request } from './servers.js';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -112,6 +112,20 @@ async function withHeaders(): Promise<Row> {
   }
 }
 
+/** Row 1m: node:http that charges every request through the batch meter on SQLite before sending
+ *  the same body (bench/meter-server.ts), against bare: the floor D2 sets (no byte before a durable
+ *  charge), with no key, no rates and no headers of Kurs's. Row 1 cannot be above it. */
+async function meterFloor(): Promise<Row> {
+  const { accounts } = await harness.keysFor(sqlite, 1);
+  const metered = await startMeterServer({ url: sqliteUrl, meter: 'batch', accounts, body });
+  try {
+    const ratios = await harness.turns(metered, bare, LATEST, [probeKey!]);
+    return { name: '1m node:http + the points meter alone (D2\'s floor), against bare (informs)', ratio: median(ratios), target: '', note: `pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}` };
+  } finally {
+    await stop(metered);
+  }
+}
+
 let generatorCheck = '';
 const bare = await startBare(body);
 try {
@@ -132,6 +146,7 @@ try {
     rows.push(ratioRow('1 GET /v1/USD/latest, SQLite', 'latest', v, 0.8, 5));
     if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await harness.versus(db, bare, LATEST, { KURS_FAST_LANE: 'off' })));
     if (!QUICK) rows.push(await withHeaders());
+    if (!QUICK) rows.push(await meterFloor());
     if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB${v.m.bootRss === undefined ? ' (whole life: peak not restarted after the start)' : `; the start's, before any load: ${v.m.bootRss.toFixed(0)} MB`}` });
   }
   if (wanted('2 rate sqlite')) {

@@ -11,7 +11,7 @@ import { ApiError, envelope, installErrorHandling, sendError, toApiError } from 
 import { KeyCache } from '../access/key-cache.js';
 import { installKnownParams } from './known-params.js';
 import { installHistoryGate } from './history-gate.js';
-import { Admission, installLimits, serverLimits } from './limits.js';
+import { Admission, BODY_LIMIT, installLimits, serverLimits } from './limits.js';
 import { FastLane, laneServer } from './fast-lane.js';
 import { installMetrics } from './metrics.js';
 import { installOpenApi } from './openapi.js';
@@ -38,9 +38,6 @@ import { statusRoutes } from './routes/status.js';
 import type { AppDeps, RouteDeps } from './deps.js';
 
 export type { AppDeps, RouteDeps };
-
-/** Bodies are small JSON objects; 500 targets fit in a few KB. */
-export const BODY_LIMIT = 64 * 1024;
 
 
 /** Node's own client errors (bad framing, oversized headers, timeouts) as D1 envelopes. */
@@ -138,7 +135,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     const logLine = logRequests ? (line: string) => void logStream.write(line) : undefined;
     const onError = (err: unknown) => app.log.error({ err }, 'fast lane failed');
     const charged = new ChargedAnswers({ keys, limiter, meter, pointsCost, balances, usage, stats, admission, logLine, sampler, onError, corsOrigins: deps.corsOrigins ?? '*' });
-    lane = new FastLane({ market, history, historyLoaded, now, charged });
+    lane = new FastLane({ market, history, historyLoaded, now, charged, admission, onError });
   }
   app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(keys, limiter, deps.now));

@@ -9,8 +9,9 @@ import { DECIDED, type Decided, type LimitDecision, type RequestLimiter } from '
 import type { UsageRecorder } from '../access/usage.js';
 import type { EndpointId } from '../config.js';
 import type { KeyLookup } from '../store/store.js';
-import type { Answer } from './answers.js';
-import { chargeThen, type Charging, priceOf, putLimit, putPoints, putValidators, refusalOf, settle } from './charged.js';
+import type { Answer, Written } from './answers.js';
+import type { Entity } from './bodies/entity.js';
+import { chargeThen, type Charging, PRIVATE, priceOf, putLimit, putPoints, putValidators, refusalOf, settle } from './charged.js';
 import type { CorsOrigins } from './cors.js';
 import type { Admission } from './limits.js';
 import { JSON_TYPE } from './reply.js';
@@ -38,18 +39,19 @@ export interface DirectParts extends Charging {
 export interface Matched {
   route: string;
   endpoint: EndpointId;
-  answer: () => Answer | Promise<Answer>;
+  answer: () => AnyAnswer | Promise<AnyAnswer>;
   /** Whether the answer's body is kept with its table (so worth keeping as bytes). */
   kept: boolean;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type AnyAnswer = Answer<Entity | Written>;
 
 /** The bytes of bodies kept with a table (/latest's, a day's), made once each: a 2.3 KB string was
  *  measured and encoded on every request. Module-level because it belongs to the bodies it is keyed
  *  by (a WeakMap entry goes with its body), not to any one server. */
 const bytes = new WeakMap<object, Buffer>();
-function bytesOf(entity: Answer['body']): Buffer {
+function bytesOf(entity: Entity | Written): Buffer {
   let b = bytes.get(entity);
   if (!b) bytes.set(entity, (b = Buffer.from(entity.body)));
   return b;
@@ -103,7 +105,7 @@ export class ChargedAnswers {
       }
     };
     // Step 3; a short balance or a failed meter is Fastify's to answer (it charges again, and refuses).
-    const charge = (answer: Answer) =>
+    const charge = (answer: AnyAnswer) =>
       chargeThen(
         this.parts.meter,
         account.id,
@@ -113,7 +115,7 @@ export class ChargedAnswers {
             admission.leave();
             this.send(res, answer, matched.kept, cost, remaining, limit);
             this.parts.balances.saw(account.id, remaining);
-            this.settled(found, matched, url, cost, started, at);
+            this.settled(req.method!, found, matched, url, cost, started, at);
           } catch (err) {
             broke(err);
           }
@@ -125,7 +127,7 @@ export class ChargedAnswers {
       handOver();
       return true;
     }
-    let answer: Answer | Promise<Answer>;
+    let answer: AnyAnswer | Promise<AnyAnswer>;
     try {
       answer = matched.answer();
     } catch {
@@ -138,7 +140,7 @@ export class ChargedAnswers {
   }
 
   /** Step 4: the 200 with the same headers as Fastify's path writes. */
-  private send(res: ServerResponse, answer: Answer, kept: boolean, cost: number, remaining: number, limit: LimitDecision | undefined): void {
+  private send(res: ServerResponse, answer: AnyAnswer, kept: boolean, cost: number, remaining: number, limit: LimitDecision | undefined): void {
     const { etag } = answer.body;
     const body = kept ? bytesOf(answer.body) : answer.body.body;
     const headers: string[] = [];
@@ -146,6 +148,8 @@ export class ChargedAnswers {
     if (this.parts.corsOrigins !== '*') put('vary', 'Origin');
     if (limit) putLimit(put, limit);
     putValidators(put, etag, answer.lastUpdate);
+    // An answer without a tag (a POST's) is private, as installPointsHeaders makes it on Fastify's path.
+    if (!etag) put('cache-control', PRIVATE);
     putPoints(put, cost, remaining);
     put('content-type', JSON_TYPE);
     if (this.parts.admission.closing) put('connection', 'close');
@@ -155,16 +159,16 @@ export class ChargedAnswers {
   }
 
   /** Step 5, and the request line Fastify's RequestLog would write. */
-  private settled(found: KeyLookup, matched: Matched, url: string, cost: number, started: number, at: Date): void {
+  private settled(method: string, found: KeyLookup, matched: Matched, url: string, cost: number, started: number, at: Date): void {
     const { usage, stats, logLine, sampler } = this.parts;
     const ms = performance.now() - started;
     // Counted on the day the request arrived (Fastify's path: the day it was answered, a few ms later).
-    settle(usage, stats, 'GET', matched.route, 200, ms / 1000, found, matched.endpoint, cost, () => at);
+    settle(usage, stats, method, matched.route, 200, ms / 1000, found, matched.endpoint, cost, () => at);
     stats.servedByFastLane();
     // The lane takes no URL with a key in it, so none needs redacting.
     if (logLine) {
       const weight = sampler.weight(200, ms);
-      if (weight > 0) logLine(requestLine(randomUUID(), 'GET', url, 200, Math.round(ms * 10) / 10, Date.now(), weight));
+      if (weight > 0) logLine(requestLine(randomUUID(), method, url, 200, Math.round(ms * 10) / 10, Date.now(), weight));
     }
   }
 }

@@ -25,6 +25,8 @@ import type { RequestStats } from './request-stats.js';
 
 /** GET answers may be stored by the client but must be revalidated (a 304 is free, D2). */
 export const REVALIDATE = 'private, no-cache';
+/** Any other 2xx or 3xx answer to a key: for that client only. */
+export const PRIVATE = 'private';
 /** Where a step writes a header: Fastify's `reply.header`, or the fast lane's flat list. */
 export type PutHeader = (name: string, value: string) => void;
 export type Prices = Record<EndpointId, number>;
@@ -147,7 +149,7 @@ export function installPointsHeaders(app: FastifyInstance, balances: Balances): 
       const points = request.points;
       if (points && !points.known) balances.saw(auth.account.id, points.remaining);
       putPoints((name, value) => reply.header(name, value), points ? points.cost : 0, points ? points.remaining : balances.of(auth));
-      if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', 'private');
+      if (reply.statusCode < 400 && !reply.hasHeader('cache-control')) reply.header('cache-control', PRIVATE);
     }
     done(null, payload);
   });

@@ -1,6 +1,7 @@
 // The fast lane: a URL matcher in front of the charged answer (charged.ts) for the hottest requests,
 // a charged GET of /v1/{base}/latest, /v1/rate/{base}/{target} (at most `?amount=`) or
-// /v1/{base}/{date}, with no Origin and no If-None-Match. Fastify's lifecycle (a Request, a Reply, a
+// /v1/{base}/{date}, with no Origin and no If-None-Match, and a POST /v1/rates/convert of today
+// whose JSON body is plainly valid (read here, and handed to Fastify with its request if need be). Fastify's lifecycle (a Request, a Reply, a
 // child logger, hooks in four phases) cost more than half of such a request's CPU on top of a bare
 // server (docs/performance.md); a matched request goes straight to `ChargedAnswers.serve`, which runs
 // the same steps as Fastify's path and hands anything but a plain 200 back to Fastify. The lane
@@ -11,8 +12,11 @@ import type { History } from '../history/history.js';
 import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
-import { dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, RATE_ROUTE, rateAnswer } from './answers.js';
+import { CONVERT_ROUTE, convertAnswer, type ConvertInput, type Converted, dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, MAX_TARGETS, RATE_ROUTE, rateAnswer } from './answers.js';
+import { type Admission, BODY_LIMIT } from './limits.js';
 import type { ChargedAnswers, Matched } from './charged-node.js';
+import { parseFlatJson } from './flat-json.js';
+import { keepBody } from './replay.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -23,7 +27,31 @@ export interface LaneParts {
   historyLoaded: HistoryReadiness | undefined;
   now: () => Date;
   charged: ChargedAnswers;
+  /** The cap on requests in flight (limits.ts), which a conversion's body counts against while it comes. */
+  admission: Admission;
+  /** A failure the lane did not expect, after it took a request: logged, the connection cut. */
+  onError: (err: unknown) => void;
 }
+
+/** The content types whose bodies the lane reads (Fastify's JSON parser takes these and more). */
+const JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
+
+/** A conversion body with only `base`, `targets` and `amount`, each of the type and length the
+ *  route's schema asks (routes/rates.ts), or undefined: then Fastify's path checks it and answers.
+ *  Nothing here is coerced, so what passes is exactly what the schema would pass on unchanged. */
+function plainConversion(v: Record<string, unknown> | undefined): ConvertInput | undefined {
+  if (v === undefined) return undefined;
+  const { base, amount, targets } = v;
+  if (Object.keys(v).length !== (amount === undefined ? 2 : 3)) return undefined;
+  if (typeof base !== 'string' || base.length > 16) return undefined;
+  if (amount !== undefined && typeof amount !== 'number' && !(typeof amount === 'string' && amount.length <= 64)) return undefined;
+  if (!Array.isArray(targets) || targets.length < 1 || targets.length > MAX_TARGETS) return undefined;
+  for (const t of targets) if (typeof t !== 'string' || t.length > 16) return undefined;
+  return { base, amount, targets: targets as string[] };
+}
+
+/** What `answer` throws to hand a request to Fastify's path (caught by ChargedAnswers.serve). */
+const HAND_OVER = new Error('handed to Fastify');
 
 const isAmountChar = (c: number) => (c >= 48 && c <= 57) || c === 46;
 const isDateChar = (c: number) => (c >= 48 && c <= 57) || c === 45;
@@ -72,11 +100,57 @@ export class FastLane {
 
   /** Serves the request and returns true, or returns false at once for Fastify to serve it. */
   take(req: IncomingMessage, res: ServerResponse, fastify: Handler): boolean {
+    if (req.method === 'POST' && req.headers.origin === undefined) return this.takeConversion(req, res, fastify);
     if (req.method !== 'GET' || req.headers.origin !== undefined || req.headers['if-none-match'] !== undefined) return false;
     const at = this.parts.now();
     const matched = this.match(req.url!, at);
     return matched !== undefined && this.parts.charged.serve(req, res, matched, at, fastify);
   }
+
+  /** POST /v1/rates/convert with a JSON body of a stated length: its bytes are read here, then the
+   *  request is served, or handed to Fastify with them (replay.ts), whose parser reads them again. */
+  private takeConversion(req: IncomingMessage, res: ServerResponse, fastify: Handler): boolean {
+    const length = Number(req.headers['content-length']);
+    if (req.url !== CONVERT_ROUTE || !JSON_TYPES.has(req.headers['content-type'] ?? '') || !(length > 0 && length <= BODY_LIMIT)) return false;
+    // A request whose body is coming counts against the cap on requests in flight, as on Fastify's
+    // path (limits.ts), so clients that hold their bodies back cannot take every place.
+    const { admission } = this.parts;
+    if (!admission.enter()) return false;
+    let counted = true;
+    const leave = () => {
+      if (counted) (counted = false), admission.leave();
+    };
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A client gone before its body ended: nothing was answered, nothing charged.
+    req.on('error', () => (leave(), res.destroy()));
+    req.on('close', leave);
+    req.on('end', () => {
+      // Counted out and in again without a turn between: serve() (or Fastify's hook) counts it from here.
+      leave();
+      try {
+        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        keepBody(req, bytes);
+        const at = this.parts.now();
+        const matched: Matched = { route: CONVERT_ROUTE, endpoint: 'convert', kept: false, answer: () => conversionOf(this.parts, bytes, at) };
+        if (!this.parts.charged.serve(req, res, matched, at, fastify)) fastify(req, res);
+      } catch (err) {
+        if (!res.headersSent) res.destroy();
+        this.parts.onError(err);
+      }
+    });
+    return true;
+  }
+}
+
+/** A conversion of today from a body read in full: the answer, or HAND_OVER (a date, anything not
+ *  plainly valid, or nothing converted, which costs nothing: D24) for Fastify's path to answer. */
+function conversionOf(parts: LaneParts, bytes: Buffer, at: Date): Converted {
+  const input = plainConversion(parseFlatJson(bytes));
+  if (input === undefined) throw HAND_OVER;
+  const answer = convertAnswer(parts.market.current.rates, parts.history, utcDay(at), input);
+  if (answer instanceof Promise || answer.units === 0) throw HAND_OVER;
+  return answer;
 }
 
 /** What Fastify's own HTTP/1 server would be (fastify/lib/server.js), with the lane in front. */

@@ -6,6 +6,9 @@ import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Limits } from '../config.js';
 import { ApiError } from './errors.js';
 
+/** Bodies are small JSON objects; 500 targets fit in a few KB. */
+export const BODY_LIMIT = 64 * 1024;
+
 /** How often Node sweeps connections for the headers and request deadlines (its default is 30 s). */
 const SWEEP_MS = 1_000;
 

@@ -72,12 +72,19 @@ function paddedInto(out: Uint8Array, at: number, n: number, length: number): num
   return end;
 }
 
+/** "00" to "99" as ASCII pairs: two digits per division, where one a digit was most of a figure's cost. */
+const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i % 2 === 0 ? Math.floor(i / 20) : (i >> 1) % 10));
+
 /** The 32-bit integer `n` (< 10^length) as exactly `length` digits, zero-padded on the left. */
 function digitsInto(out: Uint8Array, at: number, n: number, length: number): number {
-  for (let i = at + length - 1; i >= at; i--) {
-    const next = (n / 10) | 0;
-    out[i] = 48 + n - next * 10;
+  let i = at + length - 1;
+  for (; i > at; i -= 2) {
+    const next = (n / 100) | 0;
+    const pair = (n - next * 100) << 1;
+    out[i] = PAIRS[pair + 1]!;
+    out[i - 1] = PAIRS[pair]!;
     n = next;
   }
+  if (i === at) out[at] = 48 + n;
   return at + length;
 }

@@ -4,6 +4,7 @@
 // Measured figures and what was tried before: docs/performance.md.
 import { CONVERTED_PLACES } from '../../money/decimal.js';
 import { amountFrom, type Amount } from '../../money/fixed.js';
+import { DAY_MS } from '../../time/days.js';
 import { asciiBytes, ByteWriter } from './byte-writer.js';
 import { SUCCESS_OPEN } from './entity.js';
 import type { PairRate, RatesTable } from '../../rates/table.js';
@@ -38,19 +39,33 @@ interface Leg {
   readonly head: Buffer;
   readonly nextHead: Buffer;
   readonly tail: Buffer;
-  readonly freshUntil: string;
+  /** The last day its rate is fresh, as a day number: one number compared per target, not a string. */
+  readonly freshUntil: number;
+  /** Where `pair.lastUpdate` falls among the base's legs' (LegSet.updates): the newest is a max of numbers. */
+  readonly update: number;
 }
 
-function legsFrom(rates: RatesTable, base: string, quotes: (code: string) => boolean): readonly (Leg | undefined)[] {
+/** A base's legs by slot, and their distinct last_update stamps in order (Leg.update indexes it). */
+interface LegSet {
+  readonly bySlot: readonly (Leg | undefined)[];
+  readonly updates: readonly string[];
+}
+
+const NO_LEGS: LegSet = { bySlot: [], updates: [] };
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+
+function legsFrom(rates: RatesTable, base: string, quotes: (code: string) => boolean): LegSet {
   return rates.derived(`legs ${base}`, () => {
-    const legs: (Leg | undefined)[] = [];
-    for (const [code, pair] of rates.pairsFrom(base) ?? []) {
-      if (!quotes(code) || !isUpperCode(code)) continue;
+    const pairs = [...(rates.pairsFrom(base) ?? [])].filter(([code]) => quotes(code) && isUpperCode(code));
+    const updates = [...new Set(pairs.map(([, pair]) => pair.lastUpdate))].sort();
+    const bySlot: (Leg | undefined)[] = [];
+    for (const [code, pair] of pairs) {
       const head = `"${code}":{"rate":${pair.text},"converted":`;
       const tail = `,"last_update":"${pair.lastUpdate}"}`;
-      legs[slotOf(code)] = { code, pair, head: asciiBytes(head), nextHead: asciiBytes(`,${head}`), tail: asciiBytes(tail), freshUntil: rates.get(code)!.freshUntil };
+      const freshUntil = dayNumber(rates.get(code)!.freshUntil);
+      bySlot[slotOf(code)] = { code, pair, head: asciiBytes(head), nextHead: asciiBytes(`,${head}`), tail: asciiBytes(tail), freshUntil, update: updates.indexOf(pair.lastUpdate) };
     }
-    return legs;
+    return { bySlot, updates };
   });
 }
 
@@ -70,10 +85,11 @@ const writer = new ByteWriter();
  */
 export function conversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
   const factor = amount ?? ONE;
-  const legs = rates.isFresh(base, day) ? legsFrom(rates, base, quotes) : [];
+  const { bySlot: legs, updates } = rates.isFresh(base, day) ? legsFrom(rates, base, quotes) : NO_LEGS;
+  const today = dayNumber(day);
   if (++stamp === 2 ** 32) (seen.fill(0), (stamp = 1));
   const missing: string[] = [];
-  let newest: string | undefined;
+  let newest = -1;
   let first = true;
   writer.ascii(`${SUCCESS_OPEN},"base":"${base}","amount":${factor.text},"rates":{`);
   for (const raw of targets) {
@@ -81,7 +97,7 @@ export function conversion(rates: RatesTable, base: string, amount: Amount | und
     if (seen[index] === stamp) continue;
     seen[index] = stamp;
     const leg = legs[slots[index]!];
-    if (!leg || day > leg.freshUntil) {
+    if (!leg || today > leg.freshUntil) {
       missing.push(leg ? leg.code : raw.toUpperCase());
       continue;
     }
@@ -89,8 +105,8 @@ export function conversion(rates: RatesTable, base: string, amount: Amount | und
     writer.product(factor.fixed, leg.pair.fixed, CONVERTED_PLACES);
     writer.bytes(leg.tail);
     first = false;
-    if (newest === undefined || leg.pair.lastUpdate > newest) newest = leg.pair.lastUpdate;
+    if (leg.update > newest) newest = leg.update;
   }
   writer.ascii(missing.length === 0 ? '},"missing":[]}' : `},"missing":["${missing.join('","')}"]}`);
-  return { body: writer.take(), newest };
+  return { body: writer.take(), newest: updates[newest] };
 }

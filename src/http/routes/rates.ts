@@ -2,19 +2,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { utcDay } from '../../time/days.js';
-import { isActiveCurrency } from '../../currencies/iso4217.js';
-import { keptConversion } from '../bodies/rates.js';
-import { quotedOn } from '../../history/day.js';
 import type { RouteDeps } from '../deps.js';
-import { dayField, dayParam, historyCurrency } from '../history-params.js';
-import { ApiError } from '../errors.js';
+import { dayParam, historyCurrency } from '../history-params.js';
 import { installFlatJsonParser } from '../flat-json.js';
-import { amountOf, currencyProblem, isCurrencyShape } from '../params.js';
-import { type Answer, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
+import { amountOf } from '../params.js';
+import { type Answer, CONVERT_ROUTE, MAX_TARGETS, convertAnswer, type ConvertInput, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
+import { replayBody } from '../replay.js';
 import { sendCharged } from '../charged.js';
-
-/** D13: at most this many targets in one bulk conversion. */
-export const MAX_TARGETS = 500;
 
 const AmountQuery = Type.Object({ amount: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 /** D14: `date` asks for the rates of that day (4 pm in London, from the figures published by its end). */
@@ -66,30 +60,13 @@ export function rateRoutes(app: FastifyInstance, deps: RouteDeps): void {
   // The bulk conversion's body, read from its bytes (flat-json.ts). This sets the JSON parser of the
   // scope the routes are registered in; it gives JSON.parse's value or defers to Fastify's parser.
   installFlatJsonParser(app);
-  app.post<{ Body: { base: string; amount?: number | string; targets: string[]; date?: string } }>(
-    '/v1/rates/convert',
-    { schema: { body: ConvertBody }, config: { endpoint: 'convert' } },
+  app.post<{ Body: ConvertInput }>(
+    CONVERT_ROUTE,
+    // The fast lane may have read the body already (fast-lane.ts): it is read again from its bytes.
+    { schema: { body: ConvertBody }, config: { endpoint: 'convert' }, preParsing: replayBody },
     async (request, reply) => {
-      const { body } = request;
-      const problems = [currencyProblem('base', body.base)];
-      // Field names are built only for the targets that fail: this runs for every target of every call.
-      for (let i = 0; i < body.targets.length; i++) {
-        if (!isCurrencyShape(body.targets[i]!)) problems.push(currencyProblem(`targets[${i}]`, body.targets[i]!));
-      }
-      const found = problems.filter((p) => p !== undefined);
-      if (found.length > 0) throw ApiError.invalid('invalid_body', found);
-      const dated = body.date === undefined ? undefined : dayField(body.date, today());
-      const quotes = dated ? quotedOn(dated) : isActiveCurrency;
-      const base = body.base.toUpperCase();
-      if (!quotes(base)) throw ApiError.invalid('invalid_body', [{ field: 'base', message: `${base} is not a currency Kurs quotes` }]);
-      const amount = amountOf(body.amount, 'invalid_body');
-      const rates = dated ? await deps.history.day(dated) : deps.market.current.rates;
-      const { body: json, newest } = keptConversion(rates, base, amount, body.targets, dated ?? today(), quotes);
-      // D16: a dated conversion that found no rate at all (every target in `missing`) costs nothing.
-      if (dated && newest === undefined) throw new ApiError('no_fresh_rate', `no rate available from ${base} to any of the targets on ${dated}`);
-      // D24: nor does one of today that converted nothing (stale figures, say): its answer is all `missing`.
-      return sendCharged(deps, request, reply, json, newest, newest === undefined ? 0 : 1);
+      const { body, lastUpdate, units } = await convertAnswer(deps.market.current.rates, deps.history, today(), request.body);
+      return sendCharged(deps, request, reply, body.body, lastUpdate, units);
     },
   );
 }
-
