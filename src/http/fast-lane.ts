@@ -1,12 +1,12 @@
 // The fast lane: a URL matcher in front of the charged answer (charged.ts) for the hottest requests,
 // a charged GET of /v1/{base}/latest, /v1/rate/{base}/{target} (at most `?amount=`) or
 // /v1/{base}/{date}, with no Origin and no If-None-Match, and a POST /v1/rates/convert of today
-// whose JSON body is plainly valid (read here, and handed to Fastify with its request if need be). Fastify's lifecycle (a Request, a Reply, a
-// child logger, hooks in four phases) cost more than half of such a request's CPU on top of a bare
-// server (docs/performance.md); a matched request goes straight to `ChargedAnswers.serve`, which runs
-// the same steps as Fastify's path and hands anything but a plain 200 back to Fastify. The lane
-// changes no answer, which test/fast-lane.test.ts checks byte for byte against the same requests
-// with the lane off.
+// whose JSON body is plainly valid (read here, and handed to Fastify with its request if need be).
+// Fastify's lifecycle (a Request, a Reply, a child logger, hooks in four phases) cost more than half
+// of such a request's CPU on top of a bare server (docs/performance.md); a matched request goes
+// straight to `ChargedAnswers.serve`, which runs the same steps as Fastify's path and hands anything
+// but a plain 200 back to Fastify. The lane changes no answer, which test/fast-lane.test.ts checks
+// byte for byte against the same requests with the lane off.
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { History } from '../history/history.js';
 import type { HistoryReadiness } from '../ingest/seed-history.js';
