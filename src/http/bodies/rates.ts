@@ -48,25 +48,37 @@ export function latestWithAmount(rates: RatesTable, base: string, amount: Amount
 
 /** Recent answers kept per table: at most this many, each at most ~40 KB (500 targets). */
 export const KEPT_CONVERSIONS = 128;
-/** Conversions asked once, remembered by key only, so that an answer is kept when asked again. */
+/** Conversions asked once, remembered by their key's number only, so that an answer is kept when asked again. */
 const ASKED_ONCE = 1024;
 
+interface KeptAnswer {
+  day: string;
+  base: string;
+  amount: string;
+  targets: readonly string[];
+  answer: Conversion;
+}
+
 interface Kept {
-  answers: Map<string, { targets: readonly string[]; answer: Conversion }>;
-  asked: Set<string>;
+  /** By key number, least recently used first. */
+  answers: Map<number, KeptAnswer>;
+  /** The key numbers of recent conversions, one slot each by their low bits (a later one takes the slot). */
+  asked: Int32Array;
 }
 
-/** Adds to an insertion-ordered collection, dropping the oldest entry beyond `max`. */
-function bounded<K>(c: Map<K, unknown> | Set<K>, max: number, add: () => void): void {
-  if (c.size >= max) c.delete(c.keys().next().value!);
-  add();
+/** A 32-bit number for `text` added to `h` (×31, as Java's String.hashCode). */
+function mix(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
 }
 
-/** A 32-bit digest of the targets, in order. Keys name the targets by it rather than by their ~600
- *  characters joined: that string's join, flattening and hashing cost ~5 µs on every conversion. */
-function digestOf(targets: readonly string[]): number {
-  let h = targets.length;
-  for (const t of targets) for (let i = 0; i < t.length; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+/** A conversion's key as a 32-bit number: the day, base, amount and targets in order. A number, not
+ *  the string of them: building and hashing a string of ~600 characters cost ~5 µs a conversion, and
+ *  a string key of the rest ~1 µs more (docs/performance.md). Two conversions may share a number: a
+ *  kept answer keeps what it answers and is compared on a hit, so they never share an answer. */
+function keyOf(day: string, base: string, amount: string, targets: readonly string[]): number {
+  let h = mix(mix(mix(targets.length, day), base), amount);
+  for (const t of targets) h = mix(h, t);
   return h;
 }
 
@@ -78,26 +90,29 @@ const sameTargets = (a: readonly string[], b: readonly string[]) => a.length ===
  * and the answer only changes with the table (or the day, through freshness). Like `/latest`'s
  * whole body, a repeated answer then costs a lookup instead of 150 multiplications. An answer is
  * kept only from its second asking: keeping every one made a stream of distinct amounts 16% slower
- * (each kept 12 KB answer outlives the young generation). See docs/performance.md.
- * A kept answer keeps its targets, compared on a hit: two target lists of one digest are a miss,
- * never the wrong answer (and at worst an answer is kept on its first asking).
+ * (each kept 12 KB answer outlives the young generation). See docs/performance.md. Two conversions
+ * of one key number are a miss, never the wrong answer (and at worst one is kept on its first asking).
  */
 export function keptConversion(rates: RatesTable, base: string, amount: Amount | undefined, targets: readonly string[], day: string, quotes: (code: string) => boolean): Conversion {
-  const kept = rates.derived<Kept>('conversions', () => ({ answers: new Map(), asked: new Set() }));
-  const key = `${day} ${base} ${amount?.text ?? ''} ${digestOf(targets)}`;
+  const kept = rates.derived<Kept>('conversions', () => ({ answers: new Map(), asked: new Int32Array(ASKED_ONCE) }));
+  const amountText = amount?.text ?? '';
+  const key = keyOf(day, base, amountText, targets);
   const found = kept.answers.get(key);
-  if (found && sameTargets(found.targets, targets)) {
+  if (found && found.day === day && found.base === base && found.amount === amountText && sameTargets(found.targets, targets)) {
     kept.answers.delete(key); // most recently used last: the first key is the one to drop
     kept.answers.set(key, found);
     return found.answer;
   }
   const answer = conversion(rates, base, amount, targets, day, quotes);
-  if (!kept.asked.delete(key)) {
-    bounded(kept.asked, ASKED_ONCE, () => kept.asked.add(key));
+  const slot = key & (ASKED_ONCE - 1);
+  if (kept.asked[slot] !== key) {
+    kept.asked[slot] = key;
     return answer;
   }
   // Kept as a copy: the answer is a view of the writer's slab, which it would hold (byte-writer.ts).
   const copy = { body: Buffer.from(answer.body), newest: answer.newest };
-  bounded(kept.answers, KEPT_CONVERSIONS, () => kept.answers.set(key, { targets: [...targets], answer: copy }));
+  if (!found && kept.answers.size >= KEPT_CONVERSIONS) kept.answers.delete(kept.answers.keys().next().value!);
+  kept.answers.delete(key);
+  kept.answers.set(key, { day, base, amount: amountText, targets: [...targets], answer: copy });
   return copy;
 }
