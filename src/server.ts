@@ -38,6 +38,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays, config.enableSources) : undefined;
   // The sources this instance uses (D22): off ones are neither loaded from the seed nor fetched, listed or blended.
   const { store, market, sources, off } = await openRuntime(config);
+  // Rebuilds after the first blend in a worker thread: they would hold the loop 0.1–0.8 s (D31).
+  market.buildOffThread(config.databaseUrl);
   const now = () => new Date();
 
   // Instances started together on an empty database take turns here: the first loads the seed, the
@@ -184,6 +186,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     scheduler = undefined;
     const schedulerStopped = running?.stop();
     rebuilds.stop();
+    await market.close();
     closing = true;
     await seedHistory?.stop();
     clearTimeout(monthly);
