@@ -13,7 +13,7 @@ import { followHistory } from './history/follow.js';
 import { History } from './history/history.js';
 import { Stopped } from './history/materialise.js';
 import { utcDay } from './time/days.js';
-import { Scheduler } from './ingest/scheduler.js';
+import { loadFetch, Scheduler } from './ingest/scheduler.js';
 import { loadSeed, SEED_FILE, type Seed } from './ingest/seed.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
 import { adoptFirstStart } from './ingest/first-start.js';
@@ -89,6 +89,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     );
   await prune();
 
+  // Node's fetch loads at its first call otherwise: in the first minute, with polling on (D31).
+  if (config.ingest) loadFetch();
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: NodeJS.ErrnoException) => {
     rebuilds.stop();
     await historyFollower.stop();
