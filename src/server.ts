@@ -13,7 +13,7 @@ import { followHistory } from './history/follow.js';
 import { History } from './history/history.js';
 import { Stopped } from './history/materialise.js';
 import { utcDay } from './time/days.js';
-import { Scheduler } from './ingest/scheduler.js';
+import { loadFetch, Scheduler } from './ingest/scheduler.js';
 import { loadSeed, SEED_FILE, type Seed } from './ingest/seed.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
 import { adoptFirstStart } from './ingest/first-start.js';
@@ -38,6 +38,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays, config.enableSources) : undefined;
   // The sources this instance uses (D22): off ones are neither loaded from the seed nor fetched, listed or blended.
   const { store, market, sources, off } = await openRuntime(config);
+  // Rebuilds after the first blend in a worker thread: they would hold the loop 0.1–0.8 s (D31).
+  market.buildOffThread(config.databaseUrl);
   const now = () => new Date();
 
   // Instances started together on an empty database take turns here: the first loads the seed, the
@@ -87,6 +89,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     );
   await prune();
 
+  // Node's fetch loads at its first call otherwise: in the first minute, with polling on (D31).
+  if (config.ingest) loadFetch();
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: NodeJS.ErrnoException) => {
     rebuilds.stop();
     await historyFollower.stop();
@@ -184,6 +188,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
     scheduler = undefined;
     const schedulerStopped = running?.stop();
     rebuilds.stop();
+    await market.close();
     closing = true;
     await seedHistory?.stop();
     clearTimeout(monthly);

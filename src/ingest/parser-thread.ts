@@ -4,11 +4,11 @@
 // to 3 s (10 s beside two CPU-bound processes; issue 34, docs/performance.md). The worker starts with
 // the first payload and ends after a minute without one, so an idle server does not keep a second
 // copy of every adapter in memory.
-import { Worker } from 'node:worker_threads';
 import { sourceByCode } from '../sources/index.js';
 import type { FeedRequest, FetchWindow, FollowedPage, RequestContext, Source } from '../sources/types.js';
 import { ParserStopped, prepare, PreparedFailure, type Preparer } from './prepare.js';
 import type { Normalized } from './validate.js';
+import { spawnWorker, WorkerOnDemand } from '../time/worker-thread.js';
 
 /** The jobs the worker is sent, and what it posts back: the rows in slices (one message of 200k rows
  *  would take as long to copy in on the main thread as it saves), then the skipped codes or a
@@ -32,27 +32,21 @@ interface Job {
   reject: (err: Error) => void;
 }
 
-/** The worker's file: compiled, its .js beside this file's; under tsx (tests, `node --import tsx`),
- *  the .ts through tsx's loader, which a worker thread does not inherit from the process. */
-function spawnWorker(file: URL | undefined): Worker {
-  // The young generation as the seed-history worker's (seed-history.ts): parsing allocates fast, and
-  // V8's default would keep a large young space beside the server's for the worker's whole life.
-  const options = { resourceLimits: { maxYoungGenerationSizeMb: 16 } };
-  const url = file ?? new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`, { ...options, eval: true });
-}
+/** The worker's file: compiled, its .js beside this file's; under tsx, the .ts. */
+const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
 
 export class ParserThread {
-  private worker: Worker | undefined;
-  private readonly jobs = new Map<number, Job>();
+  private readonly thread: WorkerOnDemand<ParseReply, Job>;
   private next = 0;
-  private idle: NodeJS.Timeout | undefined;
   private closed = false;
 
   /** `file`: another worker script (tests). */
-  constructor(private readonly opts: { idleMs?: number; file?: URL } = {}) {}
+  constructor(opts: { idleMs?: number; file?: URL } = {}) {
+    // The young generation as the seed-history worker's (seed-history.ts): parsing allocates fast, and
+    // V8's default would keep a large young space beside the server's for the worker's whole life.
+    const spawn = () => spawnWorker(opts.file ?? WORKER_FILE, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+    this.thread = new WorkerOnDemand({ spawn, name: 'parse worker', idleMs: opts.idleMs ?? PARSER_IDLE_MS, onReply: (m) => this.reply(m), ended: () => new ParserStopped('the parse worker ended') });
+  }
 
   /** A Preparer: registered adapters parse in the worker, which finds them by code; any other
    *  source object (a test's) in this thread. */
@@ -70,10 +64,10 @@ export class ParserThread {
   };
 
   private send(job: (id: number) => ParseJob): Promise<Normalized | FeedRequest[]> {
-    const worker = this.start();
+    const worker = this.thread.start();
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.jobs.set(id, { rows: [], resolve, reject });
+      this.thread.jobs.set(id, { rows: [], resolve, reject });
       worker.postMessage(job(id));
     });
   }
@@ -81,57 +75,28 @@ export class ParserThread {
   /** Ends the worker; parses still waiting fail with ParserStopped. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.end(new ParserStopped('the server is stopping'));
-  }
-
-  private start(): Worker {
-    clearTimeout(this.idle);
-    if (this.worker) {
-      this.worker.ref();
-      return this.worker;
-    }
-    const worker = spawnWorker(this.opts.file);
-    worker.on('message', (m: ParseReply) => this.reply(m));
-    // A crash (an adapter that throws outside its promise, memory exhausted) fails the payloads it
-    // held, each as its source's failure; the next payload starts a new worker.
-    worker.on('error', (err) => void this.end(new Error(`the parse worker failed: ${err.message}`), worker));
-    worker.on('exit', (code) => void this.end(new Error(`the parse worker exited with code ${code}`), worker));
-    this.worker = worker;
-    return worker;
+    await this.thread.end(new ParserStopped('the server is stopping'));
   }
 
   private reply(m: ParseReply): void {
-    const job = this.jobs.get(m.id);
+    const jobs = this.thread.jobs;
+    const job = jobs.get(m.id);
     if (!job) return;
     if ('rows' in m) {
       for (const r of m.rows) job.rows.push(r);
       // The next slice after a turn of the loop (parse-worker.ts): one slice per task.
-      const worker = this.worker;
+      const worker = this.thread.current;
       setImmediate(() => {
-        if (worker === this.worker && this.jobs.has(m.id)) worker?.postMessage({ next: m.id });
+        if (worker === this.thread.current && jobs.has(m.id)) worker?.postMessage({ next: m.id });
       });
       return;
     }
-    this.jobs.delete(m.id);
+    jobs.delete(m.id);
     if ('failure' in m) job.reject(new PreparedFailure(m.failure));
     else if ('requests' in m) job.resolve(m.requests);
     else if ('followError' in m) job.reject(followError(m.followError));
     else job.resolve({ rows: job.rows, skipped: m.skipped });
-    if (this.jobs.size > 0 || !this.worker) return;
-    // Idle: the worker may not keep the process alive, and ends if no payload comes.
-    this.worker.unref();
-    this.idle = setTimeout(() => void this.end(undefined), this.opts.idleMs ?? PARSER_IDLE_MS).unref();
-  }
-
-  /** Stops `worker` (default the current one) and fails what it held with `err`. */
-  private async end(err: Error | undefined, worker = this.worker): Promise<void> {
-    if (!worker || worker !== this.worker) return;
-    this.worker = undefined;
-    clearTimeout(this.idle);
-    const held = [...this.jobs.values()];
-    this.jobs.clear();
-    for (const job of held) job.reject(err ?? new ParserStopped('the parse worker ended'));
-    await worker.terminate();
+    this.thread.settled();
   }
 }
 

@@ -23,6 +23,14 @@ const HEALTH_REUSE_MS = 60_000;
  *  on the main thread, in the minute a newcomer first tries the API (issue 34). */
 const CATCH_UP_DATA_MS = 10_000;
 
+/** Loads Node's fetch (its bundled undici) now, at a start with polling on, before the server
+ *  listens: it loads at the first `fetch` of the process otherwise, one synchronous task of 40 ms on
+ *  a quiet machine and 150–250 ms beside two busy processes, in the minute a newcomer first tries the
+ *  API (issue 34, D31). Reading `Response` is what loads it. */
+export function loadFetch(): void {
+  void globalThis.Response;
+}
+
 export interface SchedulerDeps extends LiveDeps {
   sources: readonly Source[];
   /** Called after a run that stored something, to rebuild the rates. */

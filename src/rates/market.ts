@@ -1,21 +1,15 @@
 // Holds the current rates and bank tables and rebuilds them from the store when data lands.
 // Readers take `market.current` once per request; a rebuild swaps in a complete new pair.
-import { QUALITY_DAYS, type Quality } from '../blend/quality.js';
-import { blend } from '../blend/blend.js';
+import type { Quality } from '../blend/quality.js';
 import { QualityCache } from '../blend/quality-cache.js';
-import { addDays } from '../time/days.js';
-import { utcStamp } from '../time/stamps.js';
 import { turn } from '../time/turns.js';
-import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
-import { LOOKBACK_DAYS } from '../blend/freshness.js';
 import { bankTableOn } from './bank-day.js';
 import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { BankTable, currentRows } from './bank-table.js';
+import { BankTable } from './bank-table.js';
+import { buildRates, type Built } from './build.js';
+import { RatesThread, workerCanBuild } from './rates-thread.js';
 import { RatesTable } from './table.js';
-
-/** And the measured quality's window before the first of the month (blend/quality.ts). */
-const QUALITY_READ_DAYS = QUALITY_DAYS + 31;
 
 export interface MarketSnapshot {
   rates: RatesTable;
@@ -30,6 +24,9 @@ export class Market {
   /** The data version the current tables were built from, when the caller said (RebuildQueue does). */
   private version = -Infinity;
   private readonly quality = new QualityCache();
+  /** Where builds after the first run, once `buildOffThread` is called (the server does). */
+  private thread: RatesThread | undefined;
+  private built = false;
 
   constructor(
     private readonly store: Store,
@@ -37,28 +34,30 @@ export class Market {
     readonly graceDays: number,
   ) {}
 
+  /** Builds after the first in a worker thread that opens `databaseUrl` itself (rates-thread.ts):
+   *  the quality and the blend are pure CPU that no turn of the loop splits (issue 34, D31). A store
+   *  in memory, or sources not the registry's (a test's), keep building in this thread. */
+  buildOffThread(databaseUrl: string): void {
+    if (databaseUrl === 'sqlite::memory:' || !workerCanBuild(this.sources)) return;
+    this.thread = new RatesThread(databaseUrl);
+  }
+
+  /** Ends the worker, if one runs; a build after this runs in this thread. */
+  async close(): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.close();
+  }
+
   /** Builds the tables as of `now` from the store. Given the store's `version` read before the build,
    *  a build from older data, or from the same data for an earlier moment, never replaces a newer one. */
   async rebuild(now: Date, version?: number): Promise<MarketSnapshot> {
-    // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
-    const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
-    // SQLite answers synchronously, so no `await` below lets a request in: turns of the event loop
-    // between the steps keep each task to tens of milliseconds, not the whole ~0.5 s (issue 34, D30).
-    const read = (await this.store.recentObservations(LOOKBACK_DAYS + QUALITY_READ_DAYS)).filter((r) => r.date <= latest);
+    // The first build (at boot, before listening) here: nothing waits on the loop yet, and the
+    // worker's start would only add to it.
+    const built: Built = this.thread && this.built ? await this.thread.build(this.sources, now, this.graceDays) : await buildRates(this.store, this.sources, now, this.graceDays, this.quality);
+    this.built = true;
     const today = now.toISOString().slice(0, 10);
-    await turn();
-    const quality = this.quality.of(this.sources, read, today);
-    await turn();
-    // Weighted from `now`: a figure dated ahead (banks publish up to MAX_DAYS_AHEAD early) or stamped
-    // later than its bank fixed it counts less, not more, than what the market showed by now.
-    const opts = { referenceDay: today, referenceMoment: utcStamp(now), graceDays: this.graceDays, quality };
-    // The blend's own rows: as many days back from each source's newest as before (the quality's
-    // window reaches further back only to measure).
-    const newest = new Map<string, string>();
-    for (const r of read) if (r.date > (newest.get(r.source) ?? '')) newest.set(r.source, r.date);
-    const from = new Map([...newest].map(([source, date]) => [source, addDays(date, -LOOKBACK_DAYS)]));
-    const rows = read.filter((r) => r.date >= from.get(r.source)!);
-    const rates = new RatesTable(blend(this.sources, rows, opts));
+    const rates = new RatesTable(built.rates);
     await turn();
     const banks = new Map<string, BankTable>();
     for (const source of this.sources) {
@@ -67,13 +66,11 @@ export class Market {
         banks.set(source.code, await bankTableOn(this.store, source, today));
         continue;
       }
-      const own = rows.filter((r) => r.source === source.code);
-      banks.set(source.code, new BankTable(source, currentRows(source, own)));
-      if (banks.size % 16 === 0) await turn();
+      banks.set(source.code, new BankTable(source, built.banks.get(source.code)!));
     }
     if (version !== undefined && (version < this.version || (version === this.version && now < this.current.builtAt))) return this.current;
     if (version !== undefined) this.version = version;
-    this.current = { rates, banks, builtAt: now, quality };
+    this.current = { rates, banks, builtAt: now, quality: built.quality };
     return this.current;
   }
 }

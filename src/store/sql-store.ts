@@ -188,16 +188,19 @@ export class SqlStore implements Store {
   }
 
   async previousRates(source: string, date: string, since?: string): Promise<Figure[]> {
+    // The figures of the window by the (source, date) index, the newest per currency picked here: a
+    // join on each currency's max(date) was planned by SQLite as a walk of all the source's figures
+    // (ECBF's 217k: 200–300 ms on the thread that answers requests, at each payload; D31).
     const rows = await this.db
-      .selectFrom('observations as o')
-      .innerJoin(
-        (eb) => eb.selectFrom('observations').select(['quote', sql<string>`max(date)`.as('date')]).where('source', '=', source).where('date', '<', date).$if(since !== undefined, (q) => q.where('date', '>=', since!)).groupBy('quote').as('m'),
-        (join) => join.onRef('m.quote', '=', 'o.quote').onRef('m.date', '=', 'o.date'),
-      )
-      .selectAll('o')
-      .where('o.source', '=', source)
+      .selectFrom('observations')
+      .selectAll()
+      .where('source', '=', source)
+      .where('date', '<', date)
+      .$if(since !== undefined, (q) => q.where('date', '>=', since!))
       .execute();
-    return rows.map(toObservation);
+    const newest = new Map<string, (typeof rows)[number]>();
+    for (const r of rows) if (r.date > (newest.get(r.quote)?.date ?? '')) newest.set(r.quote, r);
+    return [...newest.values()].sort((a, b) => (a.quote < b.quote ? -1 : 1)).map(toObservation);
   }
 
   async dataVersion(): Promise<number> {
