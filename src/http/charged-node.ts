@@ -82,12 +82,14 @@ export class ChargedAnswers {
     const cost = priceOf(this.parts.pointsCost, matched.endpoint);
     // A limit counted in the database (PostgreSQL) is Fastify's to ask; so is a zero-cost endpoint.
     if ((plan.requestsPerMinute !== null && !limiter.inMemory) || cost === 0) return false;
-    if (!admission.enter()) return false;
+    // A conversion's place was taken while its body came (fast-lane.ts): it keeps it.
+    if (!admission.resume(req) && !admission.enter()) return false;
     const started = performance.now();
     // The limit last of D2's checks: a request counts once, so Fastify's path is handed the decision.
     const limit = plan.requestsPerMinute === null ? undefined : (limiter.check(account.id, plan.requestsPerMinute, at.getTime()) as LimitDecision);
+    // Fastify's path takes the request over with its place (limits.ts), as it does the limit's decision.
     const handOver = () => {
-      admission.leave();
+      admission.hold(req, res);
       if (limit) (req as Decided)[DECIDED] = limit;
       fastify(req, res);
     };

@@ -126,8 +126,9 @@ export class FastLane {
     req.on('error', () => (leave(), res.destroy()));
     req.on('close', leave);
     req.on('end', () => {
-      // Counted out and in again without a turn between: serve() (or Fastify's hook) counts it from here.
-      leave();
+      // Its place goes with it: serve() or Fastify's hook (limits.ts) takes it over.
+      counted = false;
+      admission.hold(req, res);
       try {
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         keepBody(req, bytes);

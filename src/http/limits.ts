@@ -1,7 +1,7 @@
 // Resource limits at the HTTP edge: Node's own timeouts against slow clients, a cap on requests in
 // flight (503 `unavailable` beyond it, before any key lookup or body parse), and a 503 in the
 // envelope for requests that arrive on a kept-alive connection while the server shuts down.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Limits } from '../config.js';
 import { ApiError } from './errors.js';
@@ -30,8 +30,25 @@ export function serverLimits(limits: Limits): FastifyHttpOptions<Server> {
 export class Admission {
   inFlight = 0;
   closing = false;
+  /** Requests counted in whose place is kept for whoever serves them next (hold, resume). */
+  private readonly held = new WeakSet<IncomingMessage>();
 
   constructor(readonly maxConcurrent: number) {}
+
+  /** Keeps the place of `req`, counted in already, for whoever serves it next (`resume`): the fast
+   *  lane hands a request to Fastify this way, so one admitted before a shutdown began is served,
+   *  not refused. If nobody takes it, the place is given back when the response closes. */
+  hold(req: IncomingMessage, res: ServerResponse): void {
+    this.held.add(req);
+    res.once('close', () => {
+      if (this.held.delete(req)) this.leave();
+    });
+  }
+
+  /** Takes over the place kept for `req`, if one is: then it is counted in, and the caller leaves. */
+  resume(req: IncomingMessage): boolean {
+    return this.held.delete(req);
+  }
 
   /** Counts a request in, if it may be served (not closing, under the cap). */
   enter(): boolean {
@@ -55,12 +72,15 @@ export function installLimits(app: FastifyInstance, admission: Admission): void 
     if (admission.closing) reply.header('connection', 'close');
     done(null, payload);
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (admission.closing) {
-      return done(new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' }));
-    }
-    if (!admission.enter()) {
-      return done(new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' }));
+  app.addHook('onRequest', (request, reply, done) => {
+    // A request the fast lane counted in and handed over keeps its place, shutdown or not.
+    if (!admission.resume(request.raw)) {
+      if (admission.closing) {
+        return done(new ApiError('unavailable', 'the server is shutting down; retry on another connection', undefined, { 'retry-after': '1' }));
+      }
+      if (!admission.enter()) {
+        return done(new ApiError('unavailable', 'the server is at its limit of concurrent requests; retry shortly', undefined, { 'retry-after': '1' }));
+      }
     }
     // 'close' fires once per response, finished or aborted, so the count cannot leak.
     reply.raw.once('close', () => admission.leave());
