@@ -89,6 +89,10 @@ export async function dayAnswer(history: History, today: string, rawBase: string
 
 /** D13: at most this many targets in one bulk conversion. */
 export const MAX_TARGETS = 500;
+/** The longest code (`base`, a target, `date`) and amount text a conversion body may hold (the
+ *  schema's limits, routes/rates.ts, which the fast lane's check repeats without coercing). */
+export const FIELD_CHARS = 16;
+export const AMOUNT_CHARS = 64;
 
 /** POST /v1/rates/convert's body, once its shape has been checked (routes/rates.ts's schema). */
 export interface ConvertInput {

@@ -12,7 +12,7 @@ import type { History } from '../history/history.js';
 import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
-import { CONVERT_ROUTE, convertAnswer, type ConvertInput, type Converted, dayAnswer, HISTORY_DAY_ROUTE, LATEST_ROUTE, latestAnswer, MAX_TARGETS, RATE_ROUTE, rateAnswer } from './answers.js';
+import { AMOUNT_CHARS, CONVERT_ROUTE, convertAnswer, type ConvertInput, type Converted, dayAnswer, HISTORY_DAY_ROUTE, FIELD_CHARS, LATEST_ROUTE, latestAnswer, MAX_TARGETS, RATE_ROUTE, rateAnswer } from './answers.js';
 import { type Admission, BODY_LIMIT } from './limits.js';
 import type { ChargedAnswers, Matched } from './charged-node.js';
 import { parseFlatJson } from './flat-json.js';
@@ -43,10 +43,11 @@ function plainConversion(v: Record<string, unknown> | undefined): ConvertInput |
   if (v === undefined) return undefined;
   const { base, amount, targets } = v;
   if (Object.keys(v).length !== (amount === undefined ? 2 : 3)) return undefined;
-  if (typeof base !== 'string' || base.length > 16) return undefined;
-  if (amount !== undefined && typeof amount !== 'number' && !(typeof amount === 'string' && amount.length <= 64)) return undefined;
+  // Lengths in UTF-16 units: never more code points than the schema counts, so never more lenient.
+  if (typeof base !== 'string' || base.length > FIELD_CHARS) return undefined;
+  if (amount !== undefined && typeof amount !== 'number' && !(typeof amount === 'string' && amount.length <= AMOUNT_CHARS)) return undefined;
   if (!Array.isArray(targets) || targets.length < 1 || targets.length > MAX_TARGETS) return undefined;
-  for (const t of targets) if (typeof t !== 'string' || t.length > 16) return undefined;
+  for (const t of targets) if (typeof t !== 'string' || t.length > FIELD_CHARS) return undefined;
   return { base, amount, targets: targets as string[] };
 }
 
@@ -113,22 +114,16 @@ export class FastLane {
     const length = Number(req.headers['content-length']);
     if (req.url !== CONVERT_ROUTE || !JSON_TYPES.has(req.headers['content-type'] ?? '') || !(length > 0 && length <= BODY_LIMIT)) return false;
     // A request whose body is coming counts against the cap on requests in flight, as on Fastify's
-    // path (limits.ts), so clients that hold their bodies back cannot take every place.
+    // path (limits.ts), so clients that hold their bodies back cannot take every place. Its place is
+    // held for it: serve() or Fastify's hook takes it over, or its response's close gives it back.
     const { admission } = this.parts;
     if (!admission.enter()) return false;
-    let counted = true;
-    const leave = () => {
-      if (counted) (counted = false), admission.leave();
-    };
+    admission.hold(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     // A client gone before its body ended: nothing was answered, nothing charged.
-    req.on('error', () => (leave(), res.destroy()));
-    req.on('close', leave);
+    req.on('error', () => res.destroy());
     req.on('end', () => {
-      // Its place goes with it: serve() or Fastify's hook (limits.ts) takes it over.
-      counted = false;
-      admission.hold(req, res);
       try {
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         keepBody(req, bytes);

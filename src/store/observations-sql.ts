@@ -38,3 +38,20 @@ export async function recentObservations(db: Kysely<Database>, days: number): Pr
   }
   return out;
 }
+
+/** Each currency's newest figure of `source` before `date` (from `since` on), in quote order: the
+ *  window read by the (source, date) index and the newest picked here. A join on each currency's
+ *  max(date) was planned by SQLite as a walk of all the source's figures (ECBF's 217k: 200–300 ms on
+ *  the thread that answers requests, at each payload; D31). */
+export async function previousRates(db: Kysely<Database>, source: string, date: string, since?: string): Promise<Figure[]> {
+  const rows = await db
+    .selectFrom('observations')
+    .selectAll()
+    .where('source', '=', source)
+    .where('date', '<', date)
+    .$if(since !== undefined, (q) => q.where('date', '>=', since!))
+    .execute();
+  const newest = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) if (r.date > (newest.get(r.quote)?.date ?? '')) newest.set(r.quote, r);
+  return [...newest.values()].sort((a, b) => (a.quote < b.quote ? -1 : 1)).map(toObservation);
+}

@@ -3,7 +3,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, sql, } from 'kysely';
 import { chargeOne, chargeOnServer, sqliteCharger } from './charge-sql.js';
-import { observationSpans, recentObservations } from './observations-sql.js';
+import { observationSpans, previousRates, recentObservations } from './observations-sql.js';
 import { advisoryLocked } from './advisory-lock.js';
 import * as ledger from './ledger-sql.js';
 import { storeSnapshot } from './snapshot-sql.js';
@@ -187,20 +187,8 @@ export class SqlStore implements Store {
     return [...bySource.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
   }
 
-  async previousRates(source: string, date: string, since?: string): Promise<Figure[]> {
-    // The figures of the window by the (source, date) index, the newest per currency picked here: a
-    // join on each currency's max(date) was planned by SQLite as a walk of all the source's figures
-    // (ECBF's 217k: 200–300 ms on the thread that answers requests, at each payload; D31).
-    const rows = await this.db
-      .selectFrom('observations')
-      .selectAll()
-      .where('source', '=', source)
-      .where('date', '<', date)
-      .$if(since !== undefined, (q) => q.where('date', '>=', since!))
-      .execute();
-    const newest = new Map<string, (typeof rows)[number]>();
-    for (const r of rows) if (r.date > (newest.get(r.quote)?.date ?? '')) newest.set(r.quote, r);
-    return [...newest.values()].sort((a, b) => (a.quote < b.quote ? -1 : 1)).map(toObservation);
+  previousRates(source: string, date: string, since?: string): Promise<Figure[]> {
+    return previousRates(this.db, source, date, since);
   }
 
   async dataVersion(): Promise<number> {

@@ -6,7 +6,7 @@ import type { RouteDeps } from '../deps.js';
 import { dayParam, historyCurrency } from '../history-params.js';
 import { installFlatJsonParser } from '../flat-json.js';
 import { amountOf } from '../params.js';
-import { type Answer, CONVERT_ROUTE, MAX_TARGETS, convertAnswer, type ConvertInput, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
+import { AMOUNT_CHARS, type Answer, CONVERT_ROUTE, MAX_TARGETS, convertAnswer, FIELD_CHARS, type ConvertInput, LATEST_ROUTE, latestAnswer, pairAnswer, RATE_ROUTE, rateAnswer } from '../answers.js';
 import { replayBody } from '../replay.js';
 import { sendCharged } from '../charged.js';
 
@@ -14,10 +14,10 @@ const AmountQuery = Type.Object({ amount: Type.Optional(Type.String()), api_key:
 /** D14: `date` asks for the rates of that day (4 pm in London, from the figures published by its end). */
 const RateQuery = Type.Object({ amount: Type.Optional(Type.String()), date: Type.Optional(Type.String()), api_key: Type.Optional(Type.String()) });
 const ConvertBody = Type.Object({
-  base: Type.String({ maxLength: 16 }),
-  amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 64 })])),
-  targets: Type.Array(Type.String({ maxLength: 16 }), { minItems: 1, maxItems: MAX_TARGETS }),
-  date: Type.Optional(Type.String({ maxLength: 16 })),
+  base: Type.String({ maxLength: FIELD_CHARS }),
+  amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: AMOUNT_CHARS })])),
+  targets: Type.Array(Type.String({ maxLength: FIELD_CHARS }), { minItems: 1, maxItems: MAX_TARGETS }),
+  date: Type.Optional(Type.String({ maxLength: FIELD_CHARS })),
   // D17's rule for the body: an unknown (misspelt) field is a 422, never silently ignored.
 }, { additionalProperties: false });
 
