@@ -8,7 +8,7 @@ import { sourceByCode } from '../sources/index.js';
 import type { FeedRequest, FetchWindow, FollowedPage, RequestContext, Source } from '../sources/types.js';
 import { ParserStopped, prepare, PreparedFailure, type Preparer } from './prepare.js';
 import type { Normalized } from './validate.js';
-import { spawnWorker, WorkerOnDemand } from '../time/worker-thread.js';
+import { spawnWorker, workerFile, WorkerOnDemand } from '../time/worker-thread.js';
 
 /** The jobs the worker is sent, and what it posts back: the rows in slices (one message of 200k rows
  *  would take as long to copy in on the main thread as it saves), then the skipped codes or a
@@ -33,7 +33,7 @@ interface Job {
 }
 
 /** The worker's file: compiled, its .js beside this file's; under tsx, the .ts. */
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+const WORKER_FILE = workerFile(import.meta.url, 'parse-worker');
 
 export class ParserThread {
   private readonly thread: WorkerOnDemand<ParseReply, Job>;

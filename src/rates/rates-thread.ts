@@ -8,7 +8,7 @@
 import { sourceByCode } from '../sources/index.js';
 import type { Source } from '../sources/types.js';
 import type { Built } from './build.js';
-import { spawnWorker, WorkerOnDemand } from '../time/worker-thread.js';
+import { spawnWorker, workerFile, WorkerOnDemand } from '../time/worker-thread.js';
 import { fromWire, type WireBuilt } from './rates-wire.js';
 
 export interface BuildJob {
@@ -30,7 +30,7 @@ interface Job {
 }
 
 /** The worker's file: compiled, its .js beside this file's; under tsx, the .ts. */
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './rates-worker.ts' : './rates-worker.js', import.meta.url);
+const WORKER_FILE = workerFile(import.meta.url, 'rates-worker');
 
 /** Whether `sources` can be built in the worker: all the registry's own (a test's are not). */
 export const workerCanBuild = (sources: readonly Source[]): boolean => sources.every((s) => sourceByCode(s.code) === s);

@@ -9,6 +9,10 @@ export interface HeldJob {
   reject(err: Error): void;
 }
 
+/** The worker script `name` beside the module at `from` (its `import.meta.url`): the compiled .js,
+ *  or under tsx the .ts. */
+export const workerFile = (from: string, name: string): URL => new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+
 /** `file`, compiled (a .js) as is; under tsx (tests, `node --import tsx`) a .ts through tsx's loader,
  *  which a worker thread does not inherit from the process. */
 export function spawnWorker(file: URL, options: WorkerOptions): Worker {
