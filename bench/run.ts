@@ -98,11 +98,17 @@ const ratioRow = (name: string, id: string, { m, b, ratios }: Versus, min: numbe
   return { name, id, r: m.r, base: b.r.rps, ratio, cpu: m.cpu, baseCpu: b.cpu, target, pass, note: `${pairs}${bareP99}; ${m.charged} points for ${m.r.ok} 2xx${m.exact ? '' : ' (MISMATCH)'}` };
 };
 
-/** Row 1h: bare node:http sending Kurs's headers too (a charged answer's rate limit, validators and
- *  points), against bare sending the body alone: what writing those headers costs on its own. */
-async function withHeaders(): Promise<Row> {
+/** The headers of row 1's answer that bare node:http does not send (a charged answer's rate limit,
+ *  validators and points). */
+function kursHeaders(): [string, string][] {
   const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
-  const headers = [...sample.headers].filter(([name]) => !skip.has(name));
+  return [...sample.headers].filter(([name]) => !skip.has(name));
+}
+
+/** Row 1h: bare node:http sending Kurs's headers too, against bare sending the body alone: what
+ *  writing those headers costs on its own. */
+async function withHeaders(): Promise<Row> {
+  const headers = kursHeaders();
   const dressed = await startBare(body, headers);
   try {
     const ratios = await harness.turns(dressed, bare, LATEST, [probeKey!]);
@@ -114,13 +120,18 @@ async function withHeaders(): Promise<Row> {
 
 /** Row 1m: node:http that charges every request through the batch meter on SQLite before sending
  *  the same body (bench/meter-server.ts), against bare: the floor D2 sets (no byte before a durable
- *  charge), with no key, no rates and no headers of Kurs's. Row 1 cannot be above it. */
-async function meterFloor(): Promise<Row> {
+ *  charge), with no key, no rates and no headers of Kurs's. Row 1 cannot be above it. Row 1f: the
+ *  same server sending row 1's headers too (D11's points, the validators): row 1 less Kurs's own steps. */
+async function meterFloor(withKursHeaders = false): Promise<Row> {
   const { accounts } = await harness.keysFor(sqlite, 1);
-  const metered = await startMeterServer({ url: sqliteUrl, meter: 'batch', accounts, body });
+  const headers = withKursHeaders ? kursHeaders() : undefined;
+  const metered = await startMeterServer({ url: sqliteUrl, meter: 'batch', accounts, body, headers });
   try {
     const ratios = await harness.turns(metered, bare, LATEST, [probeKey!]);
-    return { name: '1m node:http + the points meter alone (D2\'s floor), against bare (informs)', ratio: median(ratios), target: '', note: `pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}` };
+    const name = headers
+      ? `1f node:http + the points meter + Kurs's ${headers.length} other headers (row 1 with none of Kurs's own steps), against bare (informs)`
+      : "1m node:http + the points meter alone (D2's floor), against bare (informs)";
+    return { name, ratio: median(ratios), target: '', note: `pairs ${ratios.map((x) => x.toFixed(2)).join(' ')}` };
   } finally {
     await stop(metered);
   }
@@ -147,6 +158,8 @@ try {
     if (!QUICK) rows.push(informs('1b the same through Fastify, KURS_FAST_LANE=off (informs)', await harness.versus(db, bare, LATEST, { KURS_FAST_LANE: 'off' })));
     if (!QUICK) rows.push(await withHeaders());
     if (!QUICK) rows.push(await meterFloor());
+    // What row 1 would be if Kurs's own steps (key, checks, answer, usage, stats, request line) were free.
+    if (!QUICK) rows.push(await meterFloor(true));
     if (!QUICK) rows.push({ name: '5b RSS under load (peak, MB)', target: '≤ 200 MB', pass: v.m.rss > 0 && v.m.rss <= 200, note: `${v.m.rss.toFixed(0)} MB${v.m.bootRss === undefined ? ' (whole life: peak not restarted after the start)' : `; the start's, before any load: ${v.m.bootRss.toFixed(0)} MB`}` });
   }
   if (wanted('2 rate sqlite')) {

@@ -85,7 +85,7 @@ export function startBare(body: string, headers: [string, string][] = []): Promi
 }
 
 /** bench/meter-server.ts: node:http plus the points meter, nothing else. */
-export function startMeterServer(config: { url: string; meter: string; accounts: string[]; body: string }): Promise<Running> {
+export function startMeterServer(config: { url: string; meter: string; accounts: string[]; body: string; headers?: [string, string][] }): Promise<Running> {
   const script = fileURLToPath(new URL('./meter-server.ts', import.meta.url));
   return spawnServer(['--import', 'tsx', script], { ...process.env, BENCH_METER: JSON.stringify(config) });
 }
