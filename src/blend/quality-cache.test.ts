@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import type { SourceInfo } from './inputs.js';
 import { QualityCache } from './quality-cache.js';
 import { SnapshotMemo } from './snapshots.js';
+import { qualityFor, qualitySteps } from './quality.js';
+import { ranWhole } from '../time/turns.js';
 
 const sources: SourceInfo[] = ['AAAA', 'BBBB', 'CCCC', 'DDDD'].map((code) => ({ code, currency: 'USD', cadence: 'daily', publishedAtUtc: '15:00:00' }));
 const rows = (storedAt: string, noisy = 0) => ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'].flatMap((date, i) =>
@@ -36,4 +38,24 @@ test('a cache of several months keeps the newest ones, and finds a sorted run\'s
   assert.deepEqual(measured, april, 'the same figures measure the same quality');
   assert.equal(history.of(sources, byDate(stored), '2026-04-20', run()), measured, 'a later run with the same figures keeps it');
   assert.notEqual(history.of(sources, byDate(rows('2026-04-15T00:00:00Z')), '2026-04-20', run()), measured, 'a figure stored later: measured again');
+});
+
+test('measured in steps (D32), a month\'s quality is the one measured whole, with a pause after each date read and each currency', () => {
+  const quotes = ['SEK', 'NOK', 'DKK'];
+  const many = rows('2026-03-07T00:00:00Z', 0.01).flatMap((r) => quotes.map((quote, k) => ({ ...r, quote, rate: (Number(r.rate) * (1 + k)).toFixed(4) })));
+  const byDate = [...many].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const memo = () => new SnapshotMemo(new Map(sources.map((s) => [s.code, s])));
+  const whole = qualityFor(sources, byDate, '2026-04-14', new Map(), memo());
+  const steps = qualitySteps(sources, byDate, '2026-04-14', new Map(), memo());
+  let pauses = 0;
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) pauses++;
+  assert.deepEqual(r.value, whole);
+  assert.equal(whole.errors.size, quotes.length, 'every currency measured');
+  // Five dates read, the points sorted, then two pauses per currency (volatility, errors).
+  assert.ok(pauses >= 5 + 1 + 2 * quotes.length, `paused ${pauses} times`);
+  // Kept in the memo given: asked again, no step at all.
+  const kept = new Map();
+  ranWhole(qualitySteps(sources, byDate, '2026-04-14', kept, memo()));
+  assert.equal(qualitySteps(sources, byDate, '2026-04-20', kept, memo()).next().done, true);
 });

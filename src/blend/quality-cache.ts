@@ -5,7 +5,8 @@
 // keep the current month's (rates/market.ts), history the newest months' between runs (history.ts).
 import { addDays } from '../time/days.js';
 import type { Figure, SourceInfo } from './inputs.js';
-import { QUALITY_DAYS, qualityAnchor, qualityFor, type Quality } from './quality.js';
+import { ranWhole, type Steps } from '../time/turns.js';
+import { QUALITY_DAYS, qualityAnchor, qualitySteps, type Quality } from './quality.js';
 import { lowerBound, type SnapshotMemo } from './snapshots.js';
 
 /** A run's own memo of quality by month, and its snapshots; rows given with them are sorted by date. */
@@ -21,13 +22,18 @@ export class QualityCache {
   constructor(private readonly keep = 1) {}
 
   /** The quality of `day`'s month from `rows`: the kept one if measured from the same figures, else
-   *  measured now (qualityFor, with `run`'s memo and snapshots when given). */
+   *  measured now (qualitySteps, with `run`'s memo and snapshots when given). */
   of(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, run?: QualityRun): Quality {
+    return ranWhole(this.steps(sources, rows, day, run));
+  }
+
+  /** `of` in steps (qualitySteps'), for history's catch-up to measure in turns of the event loop. */
+  *steps(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, run?: QualityRun): Steps<Quality> {
     const anchor = qualityAnchor(day);
     const key = windowKey(rows, anchor, run !== undefined);
     const kept = this.months.get(anchor);
     if (kept?.key === key) return kept.quality;
-    const quality = qualityFor(sources, rows, day, run?.memo, run?.snapshots);
+    const quality = yield* qualitySteps(sources, rows, day, run?.memo, run?.snapshots);
     this.months.set(anchor, { key, quality });
     for (const old of [...this.months.keys()].sort().slice(0, -this.keep)) this.months.delete(old);
     return quality;

@@ -11,9 +11,11 @@
 //   the others look bad, and a precise one stands out even among a few.
 // Pure: figures in, plain numbers out. All figures are natural logarithms.
 import { addDays } from '../time/days.js';
+import { ranWhole, type Steps } from '../time/turns.js';
 import { median } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
 import type { Figure, SourceInfo } from './inputs.js';
+import { relaysOf, SAME_FIGURE } from './relays.js';
 import { snapshotsOf, type Snapshot, type SnapshotMemo } from './snapshots.js';
 
 export interface Quality {
@@ -72,14 +74,21 @@ export const qualityAnchor = (day: string) => `${day.slice(0, 8)}01`;
  *  of its month (every figure dated in that window; `rows` may hold more). `memo` keeps one per month;
  *  with `snapshots`, `rows` must be sorted by date. */
 export function qualityFor(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, memo?: Map<string, Quality>, snapshots?: SnapshotMemo): Quality {
+  return ranWhole(qualitySteps(sources, rows, day, memo, snapshots));
+}
+
+/** qualityFor in steps, pausing between currencies: a month with every source took 0.3–0.5 s on a
+ *  busy machine, which history's catch-up runs in turns of the event loop (D32). */
+export function* qualitySteps(sources: readonly SourceInfo[], rows: readonly Figure[], day: string, memo?: Map<string, Quality>, snapshots?: SnapshotMemo): Steps<Quality> {
   const anchor = qualityAnchor(day);
   const kept = memo?.get(anchor);
   if (kept) return kept;
   const from = addDays(anchor, -QUALITY_DAYS);
   const window = snapshots
-    ? snapshots.between(rows, from, addDays(anchor, -1)).snapshots
+    ? (yield* snapshots.betweenSteps(rows, from, addDays(anchor, -1))).snapshots
     : snapshotsOf(new Map(sources.map((s) => [s.code, s])), rows.filter((r) => r.date >= from && r.date < anchor)).snapshots;
-  const quality = measureQuality(sources, window, SAME_FIXING);
+  yield;
+  const quality = yield* measuring(sources, window, SAME_FIXING);
   memo?.set(anchor, quality);
   return quality;
 }
@@ -132,8 +141,14 @@ function crossOf(p: Point, anchor: string): number | undefined {
 
 /** Quality measured from `snapshots` (those of unknown sources are ignored). */
 export function measureQuality(sources: readonly SourceInfo[], snapshots: readonly Snapshot[], sameFixing: Readonly<Record<string, string>> = {}): Quality {
+  return ranWhole(measuring(sources, snapshots, sameFixing));
+}
+
+/** measureQuality's steps: one pause after the points are sorted, and after each currency. */
+function* measuring(sources: readonly SourceInfo[], snapshots: readonly Snapshot[], sameFixing: Readonly<Record<string, string>>): Steps<Quality> {
   const info = new Map(sources.map((s) => [s.code, s]));
   const byCurrency = pointsOf(snapshots.filter((s) => info.has(s.source)), sameFixing);
+  yield;
   const volatility = new Map<string, number>();
   const anchor = new Map<string, string>();
   for (const [currency, points] of byCurrency) {
@@ -148,6 +163,7 @@ export function measureQuality(sources: readonly SourceInfo[], snapshots: readon
     }
     volatility.set(currency, best.vol);
     if (best.hub !== 'USD') anchor.set(currency, best.hub);
+    yield;
   }
   const errors = new Map<string, Map<string, number>>();
   const members = new Map<string, string[]>();
@@ -167,35 +183,9 @@ export function measureQuality(sources: readonly SourceInfo[], snapshots: readon
     errors.set(currency, bySource);
     const relayed = relaysOf(identical, members, sameFixing);
     if (relayed.size > 0) relays.set(currency, relayed);
+    yield;
   }
   return { errors, volatility, anchor, relays };
-}
-
-/** A figure equal to another's to a tenth of a basis point is the same figure. */
-export const SAME_FIGURE = 1e-5;
-/** Two voices whose figures are the same on this share of the dates both publish relay one fixing… */
-const RELAY_SHARE = 0.8;
-/** …measured on at least this many figures. */
-const RELAY_FIGURES = 20;
-
-/** Groups of voices relaying one fixing, from how often their figures are identical. */
-function relaysOf(identical: ReadonlyMap<string, { same: number; all: number }>, members: ReadonlyMap<string, string[]>, sameFixing: Readonly<Record<string, string>>): Map<string, string> {
-  const parent = new Map<string, string>();
-  const root = (v: string): string => {
-    let r = v;
-    while (parent.has(r)) r = parent.get(r)!;
-    return r;
-  };
-  for (const [pair, { same, all }] of identical) {
-    if (all < RELAY_FIGURES || same < RELAY_SHARE * all) continue;
-    const [a, b] = pair.split('\t').map(root);
-    // The named group (SAME_FIXING's) or the first code names it.
-    if (a !== b) (Object.values(sameFixing).includes(b!) || (!Object.values(sameFixing).includes(a!) && b! < a!) ? parent.set(a!, b!) : parent.set(b!, a!));
-  }
-  // Every member of a group, its root too, maps to the group's name.
-  const out = new Map<string, string>();
-  for (const voice of [...parent.keys(), ...parent.values()]) for (const source of members.get(voice) ?? [voice]) out.set(source, root(voice));
-  return out;
 }
 
 /** A cross's volatility from every voice's consecutive fixings of it (each voice against itself),

@@ -9,7 +9,8 @@ import { outliers } from './consensus.js';
 import { SAME_FIXING } from './fixing.js';
 import type { Reading } from './filter.js';
 import type { SourceInfo } from './inputs.js';
-import { priorError, priorVolatility, SAME_FIGURE, type Quality } from './quality.js';
+import { priorError, priorVolatility, type Quality } from './quality.js';
+import { SAME_FIGURE } from './relays.js';
 import type { Fixing, Read } from './snapshots.js';
 
 /** The anchor's own estimate: ln(anchor per USD) and its variance at the reference moment. */

@@ -5,10 +5,11 @@ import { blendSnapshots, withPegs, type BlendedRate } from '../blend/blend.js';
 import { tradingDay } from '../blend/hours.js';
 import { publishedOn } from '../blend/fixing.js';
 import { LOOKBACK_DAYS } from '../blend/freshness.js';
-import { qualityAnchor, qualityFor, type Quality } from '../blend/quality.js';
+import { qualityAnchor, qualitySteps, type Quality } from '../blend/quality.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { SnapshotMemo, type Snapshots } from '../blend/snapshots.js';
 import { addDays } from '../time/days.js';
+import { ranWhole, type Steps } from '../time/turns.js';
 import { AHEAD_DAYS } from '../blend/window.js';
 import type { Figure, SourceInfo } from '../blend/inputs.js';
 import { HISTORIC_CURRENCIES, isActiveCurrency } from '../currencies/iso4217.js';
@@ -63,16 +64,26 @@ export class DayMemo {
 /** A day's measured quality: this run's of its month, or History's kept between runs (measured
  *  from the same figures), or measured now. Within a run the rows do not change: the month decides. */
 function qualityOf(memo: DayMemo, rows: readonly Figure[], day: string): Quality {
+  return ranWhole(qualityOfSteps(memo, rows, day));
+}
+
+function* qualityOfSteps(memo: DayMemo, rows: readonly Figure[], day: string): Steps<Quality> {
   const anchor = qualityAnchor(day);
   const kept = memo.quality.get(anchor);
   if (kept) return kept;
   // A run goes forward in time: the months before the previous one are done with.
   for (const old of [...memo.quality.keys()].sort().slice(0, -1)) memo.quality.delete(old);
   const run = { memo: memo.quality, snapshots: memo.snapshots };
-  if (!memo.months) return qualityFor(memo.sources, rows, day, run.memo, run.snapshots);
-  const quality = memo.months.of(memo.sources, rows, day, run);
+  if (!memo.months) return yield* qualitySteps(memo.sources, rows, day, run.memo, run.snapshots);
+  const quality = yield* memo.months.steps(memo.sources, rows, day, run);
   memo.quality.set(anchor, quality);
   return quality;
+}
+
+/** The measured quality a blend of `day` with `memo` takes (its last trading day's month), in steps:
+ *  run in turns of the event loop before the blend (D32), the blend then finds it in `memo`. */
+export function dayQualitySteps(memo: DayMemo, rows: readonly Figure[], day: string): Steps<Quality> {
+  return qualityOfSteps(memo, rows, tradingDay(day));
 }
 
 /** The figures published (bank_update) by the end of `day`: those dated up to it, and those dated

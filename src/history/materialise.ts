@@ -6,10 +6,10 @@ import { addDays } from '../time/days.js';
 import type { Figure, SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, Store } from '../store/store.js';
 import { inputWindow } from '../blend/window.js';
-import { blendDay, DayMemo, encodeDay, type DayRates } from './day.js';
+import { blendDay, DayMemo, dayQualitySteps, encodeDay, type DayRates } from './day.js';
 import type { QualityCache } from '../blend/quality-cache.js';
 import { firstHistoryDay, touchedDays, type DayRange } from './touched.js';
-import { Slices } from '../time/turns.js';
+import { inTurns, Slices } from '../time/turns.js';
 
 /** Days computed per write (one transaction each). */
 const CHUNK_DAYS = 92;
@@ -79,7 +79,10 @@ export async function materialiseRange(store: Store, sources: readonly SourceInf
     const days: HistoryDay[] = [];
     for (let day = from; day <= to; day = addDays(day, 1)) {
       const w = inputWindow(day);
-      const rates = blendDay(sources, await rows.between(w.from, w.to), day, graceDays, memo);
+      const window = await rows.between(w.from, w.to);
+      // A new month's measured quality, in turns: measured whole, it held the loop 0.3–0.5 s (D32).
+      await inTurns(dayQualitySteps(memo, window, day), slices);
+      const rates = blendDay(sources, window, day, graceDays, memo);
       days.push({ day, rates: encodeDay(rates) });
       onDay(day, rates);
       // SQLite answers synchronously: without a turn of the event loop a long run would hold it.

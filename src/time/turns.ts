@@ -28,3 +28,23 @@ export class Slices {
     this.started = performance.now();
   }
 }
+
+/** Work written as a generator that yields where it may pause, and returns its result: run whole
+ *  (`ranWhole`) where the caller is synchronous, or in slices (`inTurns`) on the thread that
+ *  answers requests. One code path for both, so the result cannot differ. */
+export type Steps<T> = Generator<void, T, void>;
+
+export function ranWhole<T>(steps: Steps<T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+export async function inTurns<T>(steps: Steps<T>, slices = new Slices()): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await slices.next();
+  }
+}
