@@ -108,3 +108,40 @@ describe('the scheduler', () => {
     assert.equal(server.requests.length, before);
   });
 });
+
+describe('the scheduler at start', () => {
+  test('makes the crons one per turn of the event loop, not all at once, and a stop halfway makes no more', async () => {
+    const t = await testApp({ now: NOW, seeded: false });
+    const ecbf = sourceByCode('ECBF')!;
+    const sources: Source[] = ['CRNA', 'CRNB', 'CRNC'].map((code) => ({ ...ecbf, code }));
+    // Nothing listens on port 9 of this machine: the start's catch-up fails at once, which is not what this looks at.
+    const make = () =>
+      new Scheduler({
+        store: t.store,
+        sources,
+        http: createHttpClient({ retries: 0 }),
+        config: { sourceUrls: Object.fromEntries(sources.map((s) => [s.code, 'http://127.0.0.1:9/'])), sourceKeys: {} },
+        now: () => NOW,
+        onData: async () => undefined,
+        log: { info: () => undefined, warn: () => undefined },
+      });
+    const turn = () => new Promise((r) => setImmediate(r));
+    try {
+      const scheduler = make();
+      scheduler.start();
+      assert.equal(scheduler.scheduled, 1, 'one cron made before start returns');
+      while (scheduler.scheduled < sources.length) await turn();
+      assert.equal(scheduler.scheduled, sources.length);
+      await scheduler.stop();
+      assert.equal(scheduler.scheduled, 0, 'a stop ends every cron');
+
+      const stoppedEarly = make();
+      stoppedEarly.start();
+      await stoppedEarly.stop();
+      for (let i = 0; i < 2 * sources.length; i++) await turn();
+      assert.equal(stoppedEarly.scheduled, 0, 'no cron made after the stop');
+    } finally {
+      await t.close();
+    }
+  });
+});
