@@ -27,11 +27,11 @@ class RowWindow {
   private rows: Figure[] = [];
   private lo = 0;
   private readonly strings = new Map<string, string>();
-  private readonly slices = new Slices();
   /** The last date read. */
   private readTo: string;
 
-  constructor(private readonly store: Store, first: string) {
+  /** `slices`: the run's clock, which the reads share with the days' blends. */
+  constructor(private readonly store: Store, first: string, private readonly slices: Slices) {
     this.readTo = addDays(first, -1);
   }
 
@@ -74,9 +74,9 @@ export class Stopped extends Error {}
 /** Computes and stores `range`, handing each computed day to `onDay` (the in-memory columns). */
 export async function materialiseRange(store: Store, sources: readonly SourceInfo[], graceDays: number, range: DayRange, onDay: (day: string, rates: DayRates) => void, stopped: () => boolean = () => false, months?: QualityCache): Promise<number> {
   let count = 0;
-  const rows = new RowWindow(store, inputWindow(range.from).from);
-  const memo = new DayMemo(sources, months);
   const slices = new Slices();
+  const rows = new RowWindow(store, inputWindow(range.from).from, slices);
+  const memo = new DayMemo(sources, months);
   for (let from = range.from; from <= range.to; from = addDays(from, CHUNK_DAYS)) {
     if (stopped()) throw new Stopped('history materialisation stopped');
     const to = addDays(from, CHUNK_DAYS - 1) < range.to ? addDays(from, CHUNK_DAYS - 1) : range.to;
