@@ -4,6 +4,7 @@ import { Scheduler } from '../src/ingest/scheduler.js';
 import { createHttpClient } from '../src/sources/http.js';
 import { sourceByCode } from '../src/sources/index.js';
 import type { Source } from '../src/sources/types.js';
+import { turn } from '../src/time/turns.js';
 import { testApp, type TestApp } from './helpers.js';
 import { startFeedServer, type FeedServer } from './support/feed-server.js';
 
@@ -125,7 +126,6 @@ describe('the scheduler at start', () => {
         onData: async () => undefined,
         log: { info: () => undefined, warn: () => undefined },
       });
-    const turn = () => new Promise((r) => setImmediate(r));
     try {
       const scheduler = make();
       scheduler.start();
