@@ -13,10 +13,11 @@ import type { HistoryReadiness } from '../ingest/seed-history.js';
 import type { Market } from '../rates/market.js';
 import { utcDay } from '../time/days.js';
 import { AMOUNT_CHARS, CONVERT_ROUTE, convertAnswer, type ConvertInput, type Converted, dayAnswer, HISTORY_DAY_ROUTE, FIELD_CHARS, LATEST_ROUTE, latestAnswer, MAX_TARGETS, RATE_ROUTE, rateAnswer } from './answers.js';
-import { type Admission, BODY_LIMIT } from './limits.js';
+import { type Admission, BODY_LIMIT, SWEEP_MS } from './limits.js';
 import type { ChargedAnswers, Matched } from './charged-node.js';
 import { parseFlatJson } from './flat-json.js';
 import { keepBody } from './replay.js';
+import { cutStalledWriters } from './stalled.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -149,14 +150,15 @@ function conversionOf(parts: LaneParts, bytes: Buffer, at: Date): Converted {
   return answer;
 }
 
-/** What Fastify's own HTTP/1 server would be (fastify/lib/server.js), with the lane in front. */
+/** What Fastify's own HTTP/1 server would be (fastify/lib/server.js), with the lane in front; its
+ *  connection deadline is a sweep (stalled.ts, D33), not Node's timer on every socket. */
 export function laneServer(options: { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket?: number }, lane: () => FastLane | undefined, fastify: Handler): Server {
   const server = createServer(options.http ?? {}, (req, res) => {
     if (!lane()?.take(req, res, fastify)) fastify(req, res);
   });
   server.keepAliveTimeout = options.keepAliveTimeout;
   server.requestTimeout = options.requestTimeout;
-  server.setTimeout(options.connectionTimeout);
+  cutStalledWriters(server, options.connectionTimeout, SWEEP_MS);
   if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
   return server;
 }

@@ -9,16 +9,17 @@ import { ApiError } from './errors.js';
 /** Bodies are small JSON objects; 500 targets fit in a few KB. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** How often Node sweeps connections for the headers and request deadlines (its default is 30 s). */
-const SWEEP_MS = 1_000;
+/** How often Node sweeps connections for the headers and request deadlines (its default is 30 s),
+ *  and Kurs for the connection deadline (stalled.ts). */
+export const SWEEP_MS = 1_000;
 
 /** Fastify server options for these limits. */
 export function serverLimits(limits: Limits): FastifyHttpOptions<Server> {
   return {
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(SWEEP_MS, limits.headersTimeoutMs) },
     requestTimeout: limits.requestTimeoutMs,
-    // A connection silent this long (a client that stops reading) is cut; later than the request
-    // deadline's sweep, so that a stalled request gets its 408 first.
+    // A connection whose answer has not moved this long (a client that stops reading) is cut
+    // (stalled.ts, D33); later than the request deadline's sweep, so that a stalled request gets its 408 first.
     connectionTimeout: limits.requestTimeoutMs + 2 * SWEEP_MS,
     // Fastify's own 503 body is not our envelope; installLimits answers instead.
     return503OnClosing: false,
