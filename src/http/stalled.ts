@@ -27,9 +27,10 @@ interface Seen {
   since: number;
 }
 
-/** The sweep's memory: which connections had output waiting, at which figures, since when. */
+/** The sweep's memory: which connections had output waiting, at which figures, since when (weakly
+ *  held: a closed connection's entry goes with it). */
 export class StalledWriters {
-  private readonly seen = new Map<Watched, Seen>();
+  private readonly seen = new WeakMap<Watched, Seen>();
 
   constructor(private readonly afterMs: number) {}
 
@@ -37,9 +38,7 @@ export class StalledWriters {
    *  the last sweep, and cuts those stuck at the same figures for `afterMs` or more. Returns those cut. */
   sweep(connections: Iterable<Watched>, now: number): Watched[] {
     const cut: Watched[] = [];
-    const present = new Set<Watched>();
     for (const c of connections) {
-      present.add(c);
       const waiting = c.writableLength + (c._handle?.writeQueueSize ?? 0);
       if (waiting === 0) {
         this.seen.delete(c);
@@ -55,7 +54,6 @@ export class StalledWriters {
         cut.push(c);
       }
     }
-    for (const c of this.seen.keys()) if (!present.has(c)) this.seen.delete(c);
     return cut;
   }
 }
