@@ -178,6 +178,19 @@ for (const [engine, open, skipEngine] of ENGINES) describe(`loading the history 
     assert.equal(foreign, 1);
   });
 
+  test('batches whose figures were stored already are the load\'s own too: no signal for them or the batch after', async () => {
+    const history = slice(await readSeedHistory(), 'CBKE', 1_500);
+    // The first 700 rows are in before the load (another file of the same figures): its first batch
+    // stores a snapshot that writes nothing, which the data version skips, and its second writes
+    // the rows after 700 with the id one past it.
+    assert.equal((await loadSeedHistory(store, SOURCES, slice(await readSeedHistory(), 'CBKE', 700), () => SEED_TODAY, { batchRows: 700 })).stored, 1);
+    const version = await store.dataVersion();
+    let foreign = 0;
+    const report = await loadSeedHistory(store, SOURCES, history, () => SEED_TODAY, { batchRows: 500, onForeignData: () => void foreign++ });
+    assert.deepEqual([report.stored, report.inserted > 0, foreign], [3, true, 0]);
+    assert.ok((await store.dataVersion()) >= version + 3, 'the second and third batches wrote figures');
+  });
+
   test('startSeedHistory reads a compressed file, marks readiness and signals new data once; the next start finds its mark', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurs-history-'));
     try {

@@ -93,13 +93,20 @@ export async function loadSeedHistory(
   let lastMs = 0;
   const pause = opts.pause ?? (() => new Promise<void>((r) => (lastMs === 0 ? setImmediate(r) : setTimeout(r, Math.max(MIN_GAP_MS, lastMs / 2)))));
   // Snapshot ids grow by one per stored snapshot: a version this loop did not make is someone else's
-  // (on PostgreSQL a rolled-back id is skipped too: at worst one rebuild more).
+  // (on PostgreSQL a rolled-back id is skipped too: at worst one rebuild more). A batch whose figures
+  // were all stored already (the ECB's history ingested before the load, say) is a snapshot too, but
+  // one the data version skips (D29): `silent` counts this loop's since its last version, so that
+  // the next batch's id, one past them, is still known as its own.
   let own = opts.since ?? (await store.dataVersion());
+  let silent = 0;
   for await (const batch of input.batches(maxRows)) {
     await pause();
     if (opts.signal?.aborted) break;
     const version = await store.dataVersion();
-    if (version !== own) opts.onForeignData?.();
+    if (version !== own) {
+      opts.onForeignData?.();
+      silent = 0;
+    }
     own = version;
     const source = byCode.get(batch.source);
     if (!source) continue;
@@ -118,7 +125,12 @@ export async function loadSeedHistory(
     lastMs = performance.now() - started;
     // Another writer may have got the lock right after this batch's commit: its id comes after ours.
     own = await store.dataVersion();
-    if (own !== (outcome.status === 'stored' ? version + 1 : version)) opts.onForeignData?.();
+    if (outcome.status === 'stored' && own === version) silent++;
+    else if (outcome.status === 'stored' && own === version + silent + 1) silent = 0;
+    else if (own !== version) {
+      opts.onForeignData?.();
+      silent = 0;
+    }
     if (outcome.status === 'stored') {
       report.stored++;
       report.inserted += outcome.inserted;
