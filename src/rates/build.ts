@@ -9,9 +9,14 @@ import { utcStamp } from '../time/stamps.js';
 import { turn } from '../time/turns.js';
 import { MAX_DAYS_AHEAD } from '../blend/fixing.js';
 import { LOOKBACK_DAYS } from '../blend/freshness.js';
-import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
-import { currentRows, type BankRow } from './bank-table.js';
+import { currentRows, type BankInfo, type BankRow } from './bank-table.js';
+
+/** What a build reads of a source: plain data (no adapter function), so that it crosses to the rates
+ *  worker as it is and the worker loads no adapter (rates-thread.ts). */
+export interface BuildSource extends BankInfo {
+  periodRates?: true;
+}
 
 /** And the measured quality's window before the first of the month (blend/quality.ts). */
 const QUALITY_READ_DAYS = QUALITY_DAYS + 31;
@@ -24,7 +29,7 @@ export interface Built {
 }
 
 /** Builds the rates as of `now` from `store`'s recent figures, with `cache`'s quality where it holds. */
-export async function buildRates(store: Store, sources: readonly Source[], now: Date, graceDays: number, cache: QualityCache): Promise<Built> {
+export async function buildRates(store: Store, sources: readonly BuildSource[], now: Date, graceDays: number, cache: QualityCache): Promise<Built> {
   // Rates as of `now`: a figure dated beyond what a bank may publish ahead is not used yet.
   const latest = addDays(now.toISOString().slice(0, 10), MAX_DAYS_AHEAD);
   // SQLite answers synchronously, so no `await` below lets a request in: turns of the event loop

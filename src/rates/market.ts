@@ -8,7 +8,7 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable } from './bank-table.js';
 import { buildRates, type Built } from './build.js';
-import { RatesThread, workerCanBuild } from './rates-thread.js';
+import { RatesThread } from './rates-thread.js';
 import { RatesTable } from './table.js';
 
 export interface MarketSnapshot {
@@ -36,9 +36,9 @@ export class Market {
 
   /** Builds after the first in a worker thread that opens `databaseUrl` itself (rates-thread.ts):
    *  the quality and the blend are pure CPU that no turn of the loop splits (issue 34, D31). A store
-   *  in memory, or sources not the registry's (a test's), keep building in this thread. */
+   *  in memory, which no other connection sees, keeps building in this thread. */
   buildOffThread(databaseUrl: string): void {
-    if (databaseUrl === 'sqlite::memory:' || !workerCanBuild(this.sources)) return;
+    if (databaseUrl === 'sqlite::memory:') return;
     this.thread = new RatesThread(databaseUrl);
   }
 

@@ -12,7 +12,7 @@ import type { Source } from '../sources/types.js';
 import { openSqlite } from '../store/open.js';
 import { buildRates } from './build.js';
 import { Market, type MarketSnapshot } from './market.js';
-import { RatesThread, workerCanBuild } from './rates-thread.js';
+import { factsOf, RatesThread } from './rates-thread.js';
 import { fromWire, toWire } from './rates-wire.js';
 
 /** What a snapshot serves, as plain data: each rate, each bank's rows, the quality. */
@@ -78,9 +78,14 @@ describe('the rates worker', () => {
     await broken.close();
   });
 
-  test('only the registry\'s own sources are built off the thread', () => {
-    assert.equal(workerCanBuild(sources), true);
-    const copy: Source = { ...sources[0]! };
-    assert.equal(workerCanBuild([copy, ...sources.slice(1)]), false);
+  test('the worker builds from the sources it is given, as data: a source changed here is built as changed', async () => {
+    // The ECB marked discontinued: never blended into current rates, so the build differs from the
+    // registry's. The worker has no registry to fall back on; it must use what the job carries.
+    const changed: Source[] = sources.map((s) => (s.code === 'ECBF' ? { ...s, discontinued: '2026-01-01' } : s));
+    const here = await buildRates(store, changed, SEED_TODAY, 2, new QualityCache());
+    const there = await thread.build(changed, SEED_TODAY, 2);
+    assert.deepStrictEqual(there, here);
+    assert.notDeepStrictEqual(there.rates, (await thread.build(sources, SEED_TODAY, 2)).rates);
+    assert.deepEqual(Object.keys(factsOf(changed.find((s) => s.code === 'ECBF')!)).filter((k) => ['parse', 'accepts', 'requests'].includes(k)), []);
   });
 });

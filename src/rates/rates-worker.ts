@@ -3,8 +3,6 @@
 // between builds; posts back the build in text (rates-wire.ts) or the error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { QualityCache } from '../blend/quality-cache.js';
-import { sourceByCode } from '../sources/index.js';
-import type { Source } from '../sources/types.js';
 import { openStore, PG_DEFAULTS } from '../store/open.js';
 import { buildRates } from './build.js';
 import type { BuildJob, BuildReply } from './rates-thread.js';
@@ -20,8 +18,7 @@ const cache = new QualityCache();
 port.on('message', async (job: BuildJob) => {
   let reply: BuildReply;
   try {
-    const sources = job.codes.map((code) => sourceByCode(code) ?? missing(code));
-    const built = await buildRates(await opened, sources, new Date(job.now), job.graceDays, cache);
+    const built = await buildRates(await opened, job.sources, new Date(job.now), job.graceDays, cache);
     reply = { id: job.id, built: toWire(built) };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
@@ -29,7 +26,3 @@ port.on('message', async (job: BuildJob) => {
   }
   port.postMessage(reply);
 });
-
-function missing(code: string): Source {
-  throw new Error(`no adapter has the code ${code}`);
-}
