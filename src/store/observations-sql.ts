@@ -31,8 +31,7 @@ export async function observationSpans(db: Kysely<Database>): Promise<{ source: 
  * build's input. A driver returns each row's texts as strings of their own, though they repeat (a
  * source, ~40 currencies, ~120 dates, a snapshot's stamp): one copy of each is kept, so that a
  * figure holds little more than its object and its rate: 129 bytes of heap instead of 271 for the
- * ~35k figures of the bundled seed with the ECB's history (a server fetching every source holds
- * several times more), in each thread that builds.
+ * ~35k figures of the bundled seed with the ECB's history, in each thread that builds.
  */
 export async function recentObservations(db: Kysely<Database>, days: number): Promise<Figure[]> {
   const out: Figure[] = [];
