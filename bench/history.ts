@@ -39,6 +39,17 @@ function startBareFile(bodyFile: string, type: string): Promise<Running> {
   });
 }
 
+/** Whether the server logged a rates rebuild after `history ready` (the load's new figures set one
+ *  off), waiting up to 30 s for it. */
+async function rebuiltAfterLoad(kurs: Running): Promise<boolean> {
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const lines = kurs.lines;
+    const ready = lines.findIndex((l) => l.includes('"msg":"history ready"'));
+    if (lines.slice(ready + 1).some((l) => l.includes('"msg":"rates rebuilt"'))) return true;
+  }
+  return false;
+}
+
 const ECB_HISTORY = new URL('../test/fixtures/sources/ECBF/eurofxref-hist-2026-04-13.csv', import.meta.url);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POINTS = 1e12;
@@ -76,8 +87,10 @@ try {
   // The server loads the seed's history in the background, then re-materialises the days it
   // touched: the rows below measure serving once that is done (the peak RSS row still covers it).
   await historySettled(kurs, 180_000);
-  // Which phase the peak belongs to: loading and materialising, or serving (columns loaded, ranges).
+  // Which phase the peak belongs to: loading and materialising, the rates rebuild that the load's
+  // new figures set off (in the rates worker, D31), or serving (columns loaded, ranges).
   const settledPeak = peakRssMb(kurs.child);
+  const rebuiltPeak = (await rebuiltAfterLoad(kurs)) ? peakRssMb(kurs.child) : undefined;
   for (let i = 0; i < 600 && (await get(range).then(async (r) => (await r.arrayBuffer(), r.status))) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
 
   const rows: string[] = [];
@@ -118,7 +131,8 @@ try {
   rows.push(`Materialise the whole history (${whole.days} days): ${(wholeMs / 1000).toFixed(1)} s (≤ 30) → ${wholeMs <= 30_000 ? 'PASS' : 'FAIL'}`);
   rows.push(`Materialise after a daily ingest (${daily.days} days rebuilt): ${dailyMs.toFixed(0)} ms (≤ 300) → ${dailyMs <= 300 ? 'PASS' : 'FAIL'}`);
   const peakRss = peakRssMb(kurs.child);
-  rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (${settledPeak?.toFixed(0)} MB before serving) (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
+  const phases = `${settledPeak?.toFixed(0)} MB at "history ready", ${rebuiltPeak === undefined ? 'no rates rebuild after it within 30 s' : `${rebuiltPeak.toFixed(0)} MB once the rates were rebuilt after it`}`;
+  rows.push(`Peak RSS of the server, history loaded and serving: ${peakRss?.toFixed(0)} MB (${phases}) (≤ 250) → ${peakRss !== undefined && peakRss <= 250 ? 'PASS' : 'FAIL'}`);
   console.log(rows.join('\n'));
   process.exitCode = rows.some((r) => r.endsWith('FAIL')) ? 1 : 0;
 } finally {
