@@ -25,10 +25,10 @@ const MAX_NEW_DAYS = 7;
 const KEPT_TABLES = 64;
 /** Months of measured quality kept between materialising runs (blend/quality-cache.ts). */
 const KEPT_MONTHS = 12;
-/** Days read from the database at a time when loading. A month: with a year, a chunk's ~1.2 MB of
- *  day texts and what decoding makes of them lived long enough to be moved to the old generation,
- *  which grew to ~98 MB for ~28 MB live; loading the whole history (1987–2026 on the bundled seed
- *  with the ECB's file) raised RSS by 80 MB in 1.0 s, by a month 50 MB in 0.74 s (7–62 days alike). */
+/** Days read from the database at a time when loading. A month: loading the whole history
+ *  (1987–2026, the bundled seed with the ECB's file) a year at a time grew the heap to ~98 MB for
+ *  ~28 MB live and RSS by 80 MB in 1.0 s; a month at a time, ~70 MB, 50 MB and 0.74 s (7 to 62 days
+ *  alike). Fewer rows and decoded days alive at once: less of the load's garbage outlives a scavenge. */
 const LOAD_CHUNK_DAYS = 31;
 /** Where materialised days go while the columns are not loaded: the database alone. */
 const NO_COLUMNS: DaySink = { reserve() {}, set() {} };
