@@ -3,7 +3,7 @@
 // day's window needs them, so memory stays flat however long the history is: a year of rows held
 // at once (and the garbage of reading it) raised the server's peak RSS by ~100 MB.
 import { addDays } from '../time/days.js';
-import type { Figure, SourceInfo } from '../blend/inputs.js';
+import { type Figure, SharedTexts, type SourceInfo } from '../blend/inputs.js';
 import type { HistoryDay, HistoryMark, Store } from '../store/store.js';
 import { inputWindow } from '../blend/window.js';
 import { blendDay, DayMemo, dayQualitySteps, encodeDay, type DayRates } from './day.js';
@@ -26,26 +26,15 @@ const READ_DAYS = 16;
 class RowWindow {
   private rows: Figure[] = [];
   private lo = 0;
-  private readonly strings = new Map<string, string>();
+  /** Rows outlive many collections of the young heap: held with their texts shared, the old heap
+   *  fills with less garbage. */
+  private readonly texts = new SharedTexts();
   /** The last date read. */
   private readTo: string;
 
   /** `slices`: the run's clock, which the reads share with the days' blends. */
   constructor(private readonly store: Store, first: string, private readonly slices: Slices) {
     this.readTo = addDays(first, -1);
-  }
-
-  /** Each row outlives many collections of the young heap: held with shared strings (a source,
-   *  quote or date repeats thousands of times), the old heap fills with less garbage. */
-  private compact(r: Figure): Figure {
-    return { source: this.intern(r.source), quote: this.intern(r.quote), date: this.intern(r.date), rate: r.rate, direction: r.direction, unit: r.unit, table: this.intern(r.table), storedAt: this.intern(r.storedAt) };
-  }
-
-  private intern<T extends string>(text: T): T {
-    const known = this.strings.get(text);
-    if (known !== undefined) return known as T;
-    this.strings.set(text, text);
-    return text;
   }
 
   /** Rows sorted by date holding every row dated `from..to` (and perhaps some either side, which the
@@ -57,7 +46,7 @@ class RowWindow {
       const end = addDays(start, READ_DAYS - 1);
       const more = await this.store.observationsBetween(start, end);
       if (this.lo > 0) [this.rows, this.lo] = [this.rows.slice(this.lo), 0];
-      for (const r of more) this.rows.push(this.compact(r));
+      for (const r of more) this.rows.push(this.texts.figure(r));
       this.readTo = end;
       // A day's first window is ~80 days: read whole at once, a month rich in figures held the loop
       // 60–90 ms (D32). A block at a time, with a turn between once the slice has run its time.

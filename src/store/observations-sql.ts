@@ -1,6 +1,6 @@
 // Reads over the observations table that the store's methods share.
 import { sql, type Kysely } from 'kysely';
-import type { Figure } from '../blend/inputs.js';
+import { type Figure, SharedTexts } from '../blend/inputs.js';
 import { addDays } from '../time/days.js';
 import { Slices } from '../time/turns.js';
 import { toObservation } from './rows.js';
@@ -26,36 +26,16 @@ export async function observationSpans(db: Kysely<Database>): Promise<{ source: 
   return r.rows;
 }
 
-/**
- * Each source's figures of its newest `days` days (counted back from its own newest date), every
- * build's input. A driver returns each row's texts as strings of their own, though they repeat (a
- * source, ~40 currencies, ~120 dates, a snapshot's stamp): one copy of each is kept, so that a
- * figure holds little more than its object and its rate: 129 bytes of heap instead of 271 for the
- * ~35k figures of the bundled seed with the ECB's history, in each thread that builds.
- */
+/** Each source's figures of its newest `days` days (counted back from its own newest date), every
+ *  rates build's input: held through the build, so with their texts shared (SharedTexts). */
 export async function recentObservations(db: Kysely<Database>, days: number): Promise<Figure[]> {
   const out: Figure[] = [];
-  const texts = new Map<string, string>();
-  const once = (text: string): string => {
-    const kept = texts.get(text);
-    if (kept !== undefined) return kept;
-    texts.set(text, text);
-    return text;
-  };
+  const texts = new SharedTexts();
   // ~90 sources read one after another: turns of the loop between them on SQLite (issue 34, D30).
   const slices = new Slices();
   for (const { source, newest } of await observationSpans(db)) {
     const rows = await db.selectFrom('observations').selectAll().where('source', '=', source).where('date', '>=', addDays(newest, -days)).execute();
-    for (const r of rows) {
-      const f = toObservation(r);
-      f.source = source;
-      f.quote = once(f.quote);
-      f.date = once(f.date);
-      f.direction = once(f.direction) as Figure['direction'];
-      f.table = once(f.table);
-      f.storedAt = once(f.storedAt);
-      out.push(f);
-    }
+    for (const r of rows) out.push(texts.figure(toObservation(r)));
     await slices.next();
   }
   return out;
