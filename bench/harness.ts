@@ -127,27 +127,30 @@ export class Harness {
     }
   }
 
-  /** Two servers loaded in turn `pairs` times with the same requests: `a`'s req/s over `b`'s, round by round. */
-  async turns(a: Running, b: Running, req: Request, keys: string[]): Promise<number[]> {
+  /** Two servers loaded in turn `pairs` times with the same requests: each one's rounds merged
+   *  (rounds.ts), and `a`'s req/s over `b`'s, round by round. The order alternates (`b` first, then
+   *  `a` first) so that a steady drift of the machine favours neither. */
+  async inTurns(a: Running, b: Running, req: Request, keys: string[]): Promise<{ a: { r: Result; cpu: number }; b: { r: Result; cpu: number }; ratios: number[] }> {
     await this.warm([a, b], req, keys);
-    const ratios: number[] = [];
+    const as: { r: Result; cpu: number }[] = [];
+    const bs: { r: Result; cpu: number }[] = [];
     for (let i = 0; i < this.s.pairs; i++) {
-      const one = async (s: Running) => (await this.load([s], req, keys, 1, this.s.roundSeconds)).r.rps;
-      // Alternating which goes first, as versus does, so that a steady drift favours neither.
-      let ra: number;
-      let rb: number;
-      if (i % 2 === 0) (rb = await one(b)), (ra = await one(a));
-      else (ra = await one(a)), (rb = await one(b));
-      ratios.push(ra / rb);
+      const one = (s: Running) => this.load([s], req, keys, 1, this.s.roundSeconds);
+      if (i % 2 === 0) bs.push(await one(b)), as.push(await one(a));
+      else as.push(await one(a)), bs.push(await one(b));
     }
-    return ratios;
+    return { a: merged(as), b: merged(bs), ratios: as.map((x, i) => x.r.rps / bs[i]!.r.rps) };
+  }
+
+  /** `inTurns`'s ratios alone. */
+  async turns(a: Running, b: Running, req: Request, keys: string[]): Promise<number[]> {
+    return (await this.inTurns(a, b, req, keys)).ratios;
   }
 
   /**
    * One Kurs server on `db` (default settings but `env`) and the bare baseline, loaded in turn
    * `pairs` times with the same generator settings and the same key; every point charged is checked
-   * against the 2xx count. The order alternates (bare first, then Kurs first) so that a steady drift
-   * of the machine favours neither.
+   * against the 2xx count.
    */
   async versus(db: { url: string; store: Store }, bare: Running, req: Request, env: Record<string, string> = {}): Promise<Versus> {
     const { keys, accounts } = await this.keysFor(db.store, 1);
@@ -163,17 +166,10 @@ export class Harness {
       await this.warm([kurs], req, keys);
       await settle();
       const start = await this.spent(db.store, accounts);
-      const ks: { r: Result; cpu: number }[] = [];
-      const bs: { r: Result; cpu: number }[] = [];
-      for (let i = 0; i < this.s.pairs; i++) {
-        const one = (s: Running) => this.load([s], req, keys, 1, this.s.roundSeconds);
-        if (i % 2 === 0) bs.push(await one(bare)), ks.push(await one(kurs));
-        else ks.push(await one(kurs)), bs.push(await one(bare));
-      }
+      const { a: m, b, ratios } = await this.inTurns(kurs, bare, req, keys);
       const rss = peakRssMb(kurs.child) ?? 0;
       const charged = (await this.spent(db.store, accounts)) - start;
-      const m = merged(ks);
-      return { m: { ...m, charged, rss, bootRss, exact: this.exact(m.r, charged, this.s.pairs) }, b: merged(bs), ratios: ks.map((k, i) => k.r.rps / bs[i]!.r.rps) };
+      return { m: { ...m, charged, rss, bootRss, exact: this.exact(m.r, charged, this.s.pairs) }, b, ratios };
     } finally {
       await stop(kurs);
     }
