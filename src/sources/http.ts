@@ -3,10 +3,9 @@
 // backoff on 429/5xx and network errors, every other non-2xx an error. An answer is
 // bounded (docs/reliability.md#feed-limits): its body is counted as it streams and cut at the limit,
 // redirects are followed by hand, at most MAX_REDIRECTS, each one past the caller's host check.
-import { fetch as fetchTrusting } from 'undici';
 import { VERSION } from '../version.js';
 import type { HostCheck } from './hosts.js';
-import { agentTrusting, DEFAULT_ROOTS } from './tls.js';
+import { agentTrusting, DEFAULT_ROOTS, undici } from './tls.js';
 import type { FeedRequest } from './types.js';
 
 /** About four times the largest payload a bank sends today (the ECB's 1.9 MB history CSV). */
@@ -129,6 +128,7 @@ type Send = (url: URL, init: { method: string; headers: Record<string, string>; 
 function sender(roots: readonly string[] | undefined, intermediates: readonly string[]): Send {
   if (roots === undefined && intermediates.length === 0) return fetch;
   const dispatcher = agentTrusting(roots ?? DEFAULT_ROOTS, intermediates);
+  const { fetch: fetchTrusting } = undici();
   return async (url, init) => (await fetchTrusting(url, { ...init, dispatcher })) as unknown as Response;
 }
 
