@@ -90,7 +90,7 @@ export async function serve(config: Config, out: (line: string) => void): Promis
   await prune();
 
   // Node's fetch loads at its first call otherwise: in the first minute, with polling on (D31).
-  if (config.ingest) loadFetch();
+  if (config.ingest) loadFetch(sources);
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: NodeJS.ErrnoException) => {
     rebuilds.stop();
     await historyFollower.stop();

@@ -5,6 +5,7 @@
 // in a worker thread (parser-thread.ts, D29), which a stop ends.
 import { Cron } from 'croner';
 import { sourceFreshUntil } from '../blend/freshness.js';
+import { undici } from '../sources/tls.js';
 import type { Source } from '../sources/types.js';
 import type { SourceHealth } from '../store/store.js';
 import { Limiter } from './abort.js';
@@ -27,9 +28,11 @@ const CATCH_UP_DATA_MS = 10_000;
 /** Loads Node's fetch (its bundled undici) now, at a start with polling on, before the server
  *  listens: it loads at the first `fetch` of the process otherwise, one synchronous task of 40 ms on
  *  a quiet machine and 150–250 ms beside two busy processes, in the minute a newcomer first tries the
- *  API (issue 34, D31). Reading `Response` is what loads it. */
-export function loadFetch(): void {
+ *  API (issue 34, D31). Reading `Response` is what loads it. The npm undici too when a source will
+ *  need it (its TLS intermediates, tls.ts): its first fetch would load it otherwise (~60 ms). */
+export function loadFetch(sources: readonly Pick<Source, 'tlsIntermediates'>[]): void {
   void globalThis.Response;
+  if (sources.some((s) => (s.tlsIntermediates ?? []).length > 0)) undici();
 }
 
 export interface SchedulerDeps extends LiveDeps {
