@@ -91,7 +91,11 @@ export function saturation(one: Result, two: Result, cpus: number): { text: stri
   const text =
     `Generator check: bare baseline ${one.rps.toFixed(0)} req/s with 1 generator (its CPU ${Math.round(one.genCpu * 100)}% of a core), ` +
     `${two.rps.toFixed(0)} req/s with 2 (${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(0)}%, busiest ${Math.round(two.genCpu * 100)}%): ` +
-    (ok ? 'a second generator does not raise it, so the generator is not the bottleneck.' : 'GENERATOR-BOUND: a second generator raises it, so the ratios below flatter Kurs.') +
+    (!ok
+      ? 'GENERATOR-BOUND: a second generator raises it, so the ratios below flatter Kurs.'
+      : rise > 0
+        ? 'a second generator raises it by less than the 10% this check allows for the noise between two loads, so the generator is not taken for the bottleneck.'
+        : 'a second generator does not raise it, so the generator is not the bottleneck.') +
     busy;
   return { text, ok };
 }
