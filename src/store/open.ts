@@ -63,9 +63,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /** SQLite's page cache a connection, in KiB (D34). better-sqlite3 builds SQLite with 16 MB, and a
  *  server holds two connections (its own and the rates worker's, D31): reading the whole history
  *  into the columns filled one, a rates build the other. With 4 MB the history row's peak RSS was
- *  216–219 MB instead of 244–245 (2 MB: 213, 8 MB: 227), and the rows that read and write the most
- *  (ingest, blend, cold start, materialising) did not move beyond their noise: the file's pages stay
- *  in the OS's cache, a miss is a read from it. */
+ *  216–229 MB in four runs instead of 244–245 (2 MB: 213, 8 MB: 227), and the rows that read and
+ *  write the most (ingest, blend, cold start, materialising) did not move beyond their noise: the
+ *  file's pages stay in the OS's cache, a miss is a read from it. */
 export const SQLITE_CACHE_KIB = 4096;
 
 export function openSqlite(path: string, sync: SqliteSync = 'normal'): Store {
