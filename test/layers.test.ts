@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** Lowest first. A module is a folder of src/, or a file at its top (named without `.ts`). */
 const LAYERS: readonly (readonly string[])[] = [
-  ['time', 'money', 'version', 'config', 'tick-shape'],
+  ['time', 'money', 'version', 'config', 'tick-shape', 'lazy-require'],
   ['currencies'],
   ['sources'],
   ['blend'],

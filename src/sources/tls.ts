@@ -2,21 +2,16 @@
 // links it to a root; a browser fetches the missing one, Node does not. Such a source names the
 // intermediates it needs (files in certs/), and only its requests trust Node's roots plus those.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import type { Agent, Dispatcher } from 'undici';
+import { requiredOnFirstUse } from '../lazy-require.js';
 import type { Source } from './types.js';
 
-type Undici = typeof import('undici');
-let undiciModule: Undici | undefined;
 /** The npm undici, loaded when a source first needs a pool of its own (a few do, for their TLS),
  *  not with the sources at every start, fetching or not (a server that does not ingest never needs
- *  it): imported alone it took ~80 ms on a slow VM. It is CommonJS, so `require` loads it
- *  synchronously where it is needed. Module-level: one copy for the process, as an import's. */
-export function undici(): Undici {
-  return (undiciModule ??= createRequire(import.meta.url)('undici') as Undici);
-}
+ *  it): imported alone it took ~80 ms on a slow VM. */
+export const undici = requiredOnFirstUse<typeof import('undici')>('undici');
 
 /** The same folder from src/sources/ (tsx) and dist/sources/ (built): the package ships certs/. */
 export const CERTS_DIR = new URL('../../certs/', import.meta.url);
