@@ -6,7 +6,8 @@
 const target = process.argv[2];
 const grace = Number(process.env.KURS_FRESHNESS_GRACE_DAYS ?? 0);
 try {
-  const { buildFirstStart, firstStartDb } = await import('../dist/ingest/first-start.js');
+  const { buildFirstStart } = await import('../dist/ingest/first-start.js');
+  const { firstStartDb } = await import('../dist/config.js');
   const info = await buildFirstStart(target ?? firstStartDb(grace), grace);
   console.log(`kurs: first-start history built in ${(info.ms / 1000).toFixed(1)} s (${info.observations} figures, ${info.days} days): ${target ?? firstStartDb(grace)}`);
 } catch (err) {

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const firstStartDb = (graceDays: number): string =>
   fileURLToPath(new URL(`../node_modules/.cache/kurs/first-start${graceDays === 0 ? '' : `-grace-${graceDays}`}.db`, import.meta.url));
 
+/** The file a `sqlite:` database URL names, or undefined for another database. */
+export const sqlitePathOf = (url: string): string | undefined => (url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : undefined);
+
 export interface Config {
   databaseUrl: string;
   host: string;

@@ -6,7 +6,7 @@ import { createKey } from './access/accounts.js';
 import { msToNextMonth, refillAccounts } from './access/refill.js';
 import { pruneOld } from './access/retention.js';
 import { createMeter } from './access/meter.js';
-import type { Config } from './config.js';
+import { type Config, sqlitePathOf } from './config.js';
 import { buildApp } from './http/app.js';
 import { prettyLogStream } from './http/log-format.js';
 import { followHistory } from './history/follow.js';
@@ -14,9 +14,10 @@ import { History } from './history/history.js';
 import { Stopped } from './history/materialise.js';
 import { utcDay } from './time/days.js';
 import { loadFetch, Scheduler } from './ingest/scheduler.js';
-import { loadSeed, SEED_FILE, type Seed } from './ingest/seed.js';
+import { loadSeed, type Seed } from './ingest/seed.js';
+import { SEED_FILE } from './ingest/seed-history-file.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
-import { adoptFirstStart } from './ingest/first-start.js';
+import { type Adopted, firstStartFor } from './ingest/first-start-adopt.js';
 import { ConditionalCache } from './sources/fetch.js';
 import { createHttpClient } from './sources/http.js';
 import { RebuildQueue } from './rates/rebuild-queue.js';
@@ -32,10 +33,12 @@ const LEADER_TICK_MS = 5_000;
 const REFILL_RECHECK_MS = 6 * 3_600_000;
 export const BOOTSTRAP_POINTS = 1_000;
 
-export async function serve(config: Config, out: (line: string) => void): Promise<() => Promise<void>> {
+/** `firstStartCopy`: the first start's copy, when the caller started it already (`kurs serve` does,
+ *  before it loads this module: D35). */
+export async function serve(config: Config, out: (line: string) => void, firstStartCopy: Promise<Adopted | { skipped: string }> | undefined = firstStartFor(config)): Promise<() => Promise<void>> {
   // A first start on a new SQLite file begins from the install-time build, when it fits (issue 26).
-  const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
-  const firstStart = config.seed && config.firstStartDb && sqlitePath ? adoptFirstStart(config.firstStartDb, sqlitePath, config.freshnessGraceDays, config.enableSources) : undefined;
+  const sqlitePath = sqlitePathOf(config.databaseUrl);
+  const firstStart = await firstStartCopy;
   // The sources this instance uses (D22): off ones are neither loaded from the seed nor fetched, listed or blended.
   const { store, market, sources, off } = await openRuntime(config);
   // Rebuilds after the first blend in a worker thread: they would hold the loop 0.1–0.8 s (D31).
@@ -91,6 +94,8 @@ export async function serve(config: Config, out: (line: string) => void): Promis
 
   // Node's fetch loads at its first call otherwise: in the first minute, with polling on (D31).
   if (config.ingest) loadFetch(sources);
+  // The first start's copy is on disk before anyone is served from it (D35); synced while we started.
+  if (firstStart && 'adopted' in firstStart) await firstStart.durable;
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: NodeJS.ErrnoException) => {
     rebuilds.stop();
     await historyFollower.stop();

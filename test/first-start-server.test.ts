@@ -8,7 +8,7 @@
 // `kurs keys create` runs during the load and must succeed (no "database is locked").
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,19 @@ interface Seen {
 const dir = mkdtempSync(join(tmpdir(), 'kurs-first-start-server-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const env = (db: string, build: string) => ({ KURS_DATABASE_URL: `sqlite:${db}`, KURS_FIRST_START_DB: build, KURS_INGEST: 'off', KURS_LOG_FORMAT: 'json', KURS_LOG_SAMPLE: '1000' });
+
+/** Whether a SQLite file's header says WAL mode (bytes 18 and 19 are 2: sqlite.org/fileformat.html),
+ *  read as bytes: a connection to it, even a read-only one, would leave a -wal and a -shm beside it. */
+function walHeader(file: string): boolean {
+  const header = Buffer.alloc(20);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, 20, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header[18] === 2 && header[19] === 2;
+}
 
 /** The log record with this message, if written yet (JSON lines may follow `listening on`). */
 const record = (server: Running, msg: string) => server.lines.find((l) => l.includes(`"msg":"${msg}"`));
@@ -113,6 +126,10 @@ test('a first start answers 503 or the right answer while history loads, with an
   const built = await building;
   assert.equal(built.code, 0);
   assert.match(built.out, /first-start history built/);
+  // In WAL mode already, and alone: a copy in rollback mode was switched by the server's first pragma,
+  // a write that synced the whole copy before the server could go on (D35).
+  assert.ok(walHeader(build), 'the build is in WAL mode');
+  assert.deepEqual(readdirSync(join(dir, 'build')).sort(), ['first-start.db', 'first-start.db.json']);
   const copyDb = join(dir, 'copy', 'kurs.db');
   const copying = await startKurs(env(copyDb, build));
   try {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { loadConfig } from '../src/config.js';
-import { adoptFirstStart, firstStartDb, firstStartKey, usableBuild } from '../src/ingest/first-start.js';
+import { firstStartDb, loadConfig } from '../src/config.js';
+import { adoptFirstStart, firstStartKey, usableBuild } from '../src/ingest/first-start-adopt.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kurs-first-start-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,37 +40,39 @@ describe('the first-start build', () => {
     assert.match(firstStartKey(0), /^[0-9a-f]{64}$/);
   });
 
-  test('a new database file becomes a copy of a current build', () => {
+  test('a new database file becomes a copy of a current build', async () => {
     const build = standIn('current.db', firstStartKey(0));
     const target = join(dir, 'new', 'kurs.db');
-    const out = adoptFirstStart(build, target, 0);
+    const out = await adoptFirstStart(build, target, 0);
     assert.ok('adopted' in out, JSON.stringify(out));
     assert.equal(out.adopted.lastDay, '2026-04-14');
     assert.deepEqual(readFileSync(target), readFileSync(build));
+    // Synced in the thread pool; the server waits for it before it listens.
+    assert.equal(await out.durable, undefined);
     assert.equal(marker(target), 'current.db');
     // No scratch copy is left beside it.
     assert.deepEqual(readdirSync(join(dir, 'new')), ['kurs.db']);
   });
 
-  test('an existing database is never replaced', () => {
+  test('an existing database is never replaced', async () => {
     const build = standIn('current2.db', firstStartKey(0));
     const target = standIn('mine.db', 'whatever');
-    assert.deepEqual(adoptFirstStart(build, target, 0), { skipped: 'the database exists' });
+    assert.deepEqual(await adoptFirstStart(build, target, 0), { skipped: 'the database exists' });
     assert.equal(marker(target), 'mine.db');
   });
 
-  test('a stale build (other code or seed, other grace, other sources turned on) or a missing one is not used', () => {
+  test('a stale build (other code or seed, other grace, other sources turned on) or a missing one is not used', async () => {
     const stale = standIn('stale.db', 'f'.repeat(64));
     const target = join(dir, 'fresh.db');
-    const out = adoptFirstStart(stale, target, 0);
+    const out = await adoptFirstStart(stale, target, 0);
     assert.deepEqual(out, { skipped: 'the install-time build is for other code or seed; npm run build:first-start redoes it' });
     // Built with the sources on by default (D22): a server that turns another on loads the seed itself.
     const defaults = standIn('defaults.db', firstStartKey(0));
-    assert.deepEqual(adoptFirstStart(defaults, target, 0, ['IMFD']), { skipped: 'the install-time build holds the default sources, not those KURS_ENABLE_SOURCES adds' });
+    assert.deepEqual(await adoptFirstStart(defaults, target, 0, ['IMFD']), { skipped: 'the install-time build holds the default sources, not those KURS_ENABLE_SOURCES adds' });
     assert.equal(firstStartKey(0, ['CBTT', 'CBBS']), firstStartKey(0, ['CBBS', 'CBTT']));
     assert.equal(existsSync(target), false);
     const otherGrace = standIn('grace.db', firstStartKey(0));
-    assert.deepEqual(adoptFirstStart(otherGrace, target, 3), { skipped: 'the install-time build is for other code or seed; KURS_FRESHNESS_GRACE_DAYS=3 npm run build:first-start redoes it' });
+    assert.deepEqual(await adoptFirstStart(otherGrace, target, 3), { skipped: 'the install-time build is for other code or seed; KURS_FRESHNESS_GRACE_DAYS=3 npm run build:first-start redoes it' });
     assert.equal(existsSync(target), false);
     assert.equal(usableBuild(join(dir, 'absent.db'), 365), 'no install-time build; KURS_FRESHNESS_GRACE_DAYS=365 npm run build:first-start makes one');
   });
@@ -84,10 +86,10 @@ describe('the first-start build', () => {
     assert.equal(loadConfig({ KURS_FIRST_START_DB: 'off' }, false).firstStartDb, undefined);
   });
 
-  test('a build without its sidecar (an interrupted install) is not used', () => {
+  test('a build without its sidecar (an interrupted install) is not used', async () => {
     const build = standIn('half.db', firstStartKey(0));
     rmSync(`${build}.json`);
-    const out = adoptFirstStart(build, join(dir, 'half-target.db'), 0);
+    const out = await adoptFirstStart(build, join(dir, 'half-target.db'), 0);
     assert.deepEqual(out, { skipped: 'no install-time build; npm run build:first-start makes one' });
   });
 });

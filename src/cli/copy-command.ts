@@ -5,13 +5,16 @@
 import { resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig, sqlitePathOf } from '../config.js';
 import { copyAll, type TableReport } from '../store/copy.js';
 import { openStore, redactDbUrl } from '../store/open.js';
 import { SqlStore } from '../store/sql-store.js';
 import { CliError, print, printJson, table } from './util.js';
 
-const label = (url: string) => (url.startsWith('sqlite:') ? `sqlite:${resolve(url.slice('sqlite:'.length))}` : redactDbUrl(url));
+const label = (url: string) => {
+  const path = sqlitePathOf(url);
+  return path === undefined ? redactDbUrl(url) : `sqlite:${resolve(path)}`;
+};
 
 async function open(url: string): Promise<SqlStore> {
   const store = await openStore(url, { ...loadConfig().db, poolSize: 2 });

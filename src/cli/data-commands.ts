@@ -1,10 +1,10 @@
 // `kurs serve`, `kurs migrate`, `kurs ingest`: the data side of the CLI.
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { firstStartFor } from '../ingest/first-start-adopt.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
-import { serve } from '../server.js';
 import { createHttpClient } from '../sources/http.js';
 import { offMessage } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
@@ -17,9 +17,12 @@ export function dataCommands(program: Command): void {
     .description('serve the API (what `npm start` runs)')
     .action(async () => {
       const config = loadConfig();
+      // A first start's copy of the install-time build (~150 MB) runs in the thread pool while the
+      // server's own modules (Fastify, Ajv, the routes: ~0.3–0.5 s) load (D35).
+      const copying = firstStartFor(config);
       // The signals are listened for from the start (same tick): one while the server starts (it
       // prints `listening on` before its last steps) would otherwise kill it, exit code none (issue 34).
-      const serving = serve(config, print);
+      const serving = import('../server.js').then(({ serve }) => serve(config, print, copying));
       // Graceful: no new connections, in-flight requests finish and are charged, then the store
       // closes. A request that outlives the deadline is cut rather than holding the shutdown forever.
       const shutdown = () => {

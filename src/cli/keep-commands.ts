@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { pruneOld } from '../access/retention.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, sqlitePathOf } from '../config.js';
 import { backupSqlite } from '../store/backup.js';
 import { copyCommand } from './copy-command.js';
 import { CliError, print, printJson, withRuntime } from './util.js';
@@ -23,15 +23,15 @@ export function keepCommands(program: Command): void {
     .description('a consistent copy of the SQLite database while the server runs (SQLite online backup); restore by starting Kurs on it')
     .option('--json', 'print JSON')
     .action(async (file: string, o: { json?: boolean }) => {
-      const url = loadConfig().databaseUrl;
-      if (!url.startsWith('sqlite:')) throw new CliError('kurs backup is for SQLite; back up PostgreSQL with pg_dump -Fc (docs/operations.md)');
+      const path = sqlitePathOf(loadConfig().databaseUrl);
+      if (path === undefined) throw new CliError('kurs backup is for SQLite; back up PostgreSQL with pg_dump -Fc (docs/operations.md)');
       // `kurs backup ./backups/today.db` on a first backup: the folder is made, as a shell user expects.
       try {
         mkdirSync(dirname(file), { recursive: true });
       } catch (err) {
         throw new CliError(`cannot create the folder ${dirname(file)} for the backup: ${(err as Error).message}`);
       }
-      const r = await backupSqlite(url.slice('sqlite:'.length), file).catch((err: Error) => {
+      const r = await backupSqlite(path, file).catch((err: Error) => {
         throw new CliError(err.message);
       });
       if (o.json) return printJson(r);

@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import { constants, createGunzip, gunzip, gzip } from 'node:zlib';
 
 export const SEED_HISTORY_FILE = new URL('../../seed/history.json', import.meta.url);
+/** The recent part (seed.ts), loaded before a first start listens; here with the history part's file
+ *  so that the first start's key (first-start-adopt.ts) reads both without loading the loaders. */
+export const SEED_FILE = new URL('../../seed/seed.json', import.meta.url);
 
 /** date, quote, rate, unit, direction, table (and a period rate's last day in force, D21): the
  *  seed's row (SeedRow in seed.ts). */

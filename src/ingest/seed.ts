@@ -13,9 +13,6 @@ import { historyPart, type SeedHistory } from './seed-history-file.js';
  *  tables' lookback, so the server answers "now" before the history part is loaded. */
 export const SEED_DAYS = 45;
 
-/** The recent part, loaded before a first start listens. */
-export const SEED_FILE = new URL('../../seed/seed.json', import.meta.url);
-
 /** A figure; a period rate's (D21) carries its last day in force as a seventh element. */
 export type SeedRow = [date: string, quote: string, rate: string, unit: number, direction: Observation['direction'], table: string, validTo?: string];
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
-import type { SqliteSync } from '../config.js';
+import { type SqliteSync, sqlitePathOf } from '../config.js';
 import { pgLib } from './pg-lib.js';
 import type { Database } from './schema.js';
 import { SqlStore } from './sql-store.js';
@@ -19,7 +19,8 @@ export interface PgOptions {
 export const PG_DEFAULTS: PgOptions = { poolSize: 10, connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
 
 export async function openStore(url: string, pgOptions: PgOptions = PG_DEFAULTS, sqliteSync: SqliteSync = 'normal'): Promise<Store> {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), sqliteSync);
+  const path = sqlitePathOf(url);
+  if (path !== undefined) return openSqlite(path, sqliteSync);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, pgOptions);
   throw new Error(`unsupported database URL: ${redactDbUrl(url)}`);
 }
