@@ -42,7 +42,7 @@ export async function serve(config: Config, out: (line: string) => void, firstSt
   // The sources this instance uses (D22): off ones are neither loaded from the seed nor fetched, listed or blended.
   const { store, market, sources, off } = await openRuntime(config);
   // Rebuilds after the first blend in a worker thread: they would hold the loop 0.1–0.8 s (D31).
-  market.buildOffThread(config.databaseUrl);
+  market.buildOffThread({ databaseUrl: config.databaseUrl, pg: config.db });
   const now = () => new Date();
 
   // Instances started together on an empty database take turns here: the first loads the seed, the

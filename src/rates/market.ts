@@ -8,7 +8,7 @@ import type { Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
 import { BankTable } from './bank-table.js';
 import { buildRates, type Built } from './build.js';
-import { RatesThread } from './rates-thread.js';
+import { RatesThread, type WorkerData } from './rates-thread.js';
 import { RatesTable } from './table.js';
 
 export interface MarketSnapshot {
@@ -34,12 +34,12 @@ export class Market {
     readonly graceDays: number,
   ) {}
 
-  /** Builds after the first in a worker thread that opens `databaseUrl` itself (rates-thread.ts):
+  /** Builds after the first in a worker thread that opens `database` itself (rates-thread.ts):
    *  the quality and the blend are pure CPU that no turn of the loop splits (issue 34, D31). A store
    *  in memory, which no other connection sees, keeps building in this thread. */
-  buildOffThread(databaseUrl: string): void {
-    if (databaseUrl === 'sqlite::memory:') return;
-    this.thread = new RatesThread(databaseUrl);
+  buildOffThread(database: WorkerData): void {
+    if (database.databaseUrl === 'sqlite::memory:') return;
+    this.thread = new RatesThread(database);
   }
 
   /** Ends the worker, if one runs; a build after this runs in this thread. */

@@ -9,7 +9,7 @@ import { Decimal } from '../money/decimal.js';
 import { enabledSources } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import type { Source } from '../sources/types.js';
-import { openSqlite } from '../store/open.js';
+import { openSqlite, PG_DEFAULTS } from '../store/open.js';
 import { buildRates } from './build.js';
 import { Market, type MarketSnapshot } from './market.js';
 import { factsOf, RatesThread } from './rates-thread.js';
@@ -26,7 +26,7 @@ describe('the rates worker', () => {
   const db = tempDb();
   const store = openSqlite(db.path);
   const sources = enabledSources(SOURCES, []);
-  const thread = new RatesThread(db.url);
+  const thread = new RatesThread({ databaseUrl: db.url, pg: PG_DEFAULTS });
 
   before(async () => {
     await store.migrate();
@@ -56,7 +56,7 @@ describe('the rates worker', () => {
   test('a market building off the thread serves what one building here serves', async () => {
     const here = new Market(store, sources, 0);
     const there = new Market(store, sources, 0);
-    there.buildOffThread(db.url);
+    there.buildOffThread({ databaseUrl: db.url, pg: PG_DEFAULTS });
     try {
       await here.rebuild(SEED_TODAY, 1);
       await there.rebuild(SEED_TODAY, 1);
@@ -72,7 +72,7 @@ describe('the rates worker', () => {
   });
 
   test('a worker that cannot open the store fails each build it is given', async () => {
-    const broken = new RatesThread('mysql://nowhere');
+    const broken = new RatesThread({ databaseUrl: 'mysql://nowhere', pg: PG_DEFAULTS });
     await assert.rejects(broken.build(sources, SEED_TODAY, 0), /unsupported database URL/);
     await assert.rejects(broken.build(sources, SEED_TODAY, 0), /unsupported database URL/);
     await broken.close();

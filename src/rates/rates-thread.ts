@@ -6,6 +6,7 @@
 // figures it is made from. Each job carries its sources as data, so the worker loads no adapter and
 // no parser (~11 MB less at the server's peak, and a first build in half the time). It starts with the
 // first build it is asked for and ends after a minute without one, so an idle server does not keep it.
+import type { PgOptions } from '../store/open.js';
 import type { BuildSource, Built } from './build.js';
 import { spawnWorker, workerFile, WorkerOnDemand } from '../time/worker-thread.js';
 import { fromWire, type WireBuilt } from './rates-wire.js';
@@ -17,6 +18,11 @@ export interface BuildJob {
   graceDays: number;
   /** The sources to build from, as data (factsOf). */
   sources: BuildSource[];
+}
+/** What the worker opens: the server's database, with the server's settings for PostgreSQL. */
+export interface WorkerData {
+  databaseUrl: string;
+  pg: PgOptions;
 }
 export type BuildReply = { id: number; built: WireBuilt } | { id: number; error: { name: string; message: string; stack: string } };
 
@@ -46,9 +52,10 @@ export class RatesThread {
   /** The builds in flight, which a close lets finish. */
   private readonly running = new Set<Promise<Built>>();
 
-  /** `databaseUrl`: the store's, which the worker opens itself (a file or a server, not `:memory:`). */
-  constructor(databaseUrl: string, idleMs = RATES_IDLE_MS) {
-    const spawn = () => spawnWorker(WORKER_FILE, { workerData: { databaseUrl }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  /** `database`: the store's URL, which the worker opens itself (a file or a server, not `:memory:`),
+   *  and the operator's PostgreSQL settings (KURS_DB_*), so that its queries time out as the server's do. */
+  constructor(database: WorkerData, idleMs = RATES_IDLE_MS) {
+    const spawn = () => spawnWorker(WORKER_FILE, { workerData: database satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.thread = new WorkerOnDemand({ spawn, name: 'rates worker', idleMs, onReply: (m) => this.reply(m) });
   }
 

@@ -3,14 +3,16 @@
 // between builds; posts back the build in text (rates-wire.ts) or the error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { QualityCache } from '../blend/quality-cache.js';
-import { openStore, PG_DEFAULTS } from '../store/open.js';
+import { openStore } from '../store/open.js';
 import { buildRates } from './build.js';
-import type { BuildJob, BuildReply } from './rates-thread.js';
+import type { BuildJob, BuildReply, WorkerData } from './rates-thread.js';
 import { toWire } from './rates-wire.js';
 
 const port = parentPort!;
-// One connection is enough: one build at a time (the rebuild queue's), reads only.
-const opened = openStore((workerData as { databaseUrl: string }).databaseUrl, { ...PG_DEFAULTS, poolSize: 1 });
+// The server's database settings (its timeouts), with one connection: one build at a time (the
+// rebuild queue's), reads only.
+const { databaseUrl, pg } = workerData as WorkerData;
+const opened = openStore(databaseUrl, { ...pg, poolSize: 1 });
 // A store that cannot be opened fails each build (below), not the worker.
 opened.catch(() => undefined);
 const cache = new QualityCache();
