@@ -50,10 +50,19 @@ export async function buildRates(store: Store, sources: readonly BuildSource[], 
   const rows = read.filter((r) => r.date >= from.get(r.source)!);
   const rates = blend(sources, rows, opts);
   await turn();
+  // Each source's rows in one pass, in their order: a filter of all the rows for each source (97
+  // sources × ~34,000 rows) took 62–66 ms a build on a slow VM, and ~225 ms of a cold start's first
+  // build in a CPU profile (code not yet optimised); grouped, 1.3–3.5 ms.
+  const bySource = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = bySource.get(r.source);
+    if (list) list.push(r);
+    else bySource.set(r.source, [r]);
+  }
   const banks = new Map<string, BankRow[]>();
   for (const source of sources) {
     if (source.periodRates) continue;
-    banks.set(source.code, currentRows(source, rows.filter((r) => r.source === source.code)));
+    banks.set(source.code, currentRows(source, bySource.get(source.code) ?? []));
     if (banks.size % 16 === 0) await turn();
   }
   return { rates, banks, quality };
