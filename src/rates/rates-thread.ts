@@ -55,7 +55,7 @@ export class RatesThread {
   /** `database`: the store's URL, which the worker opens itself (a file or a server, not `:memory:`),
    *  and the operator's PostgreSQL settings (KURS_DB_*), so that its queries time out as the server's do. */
   constructor(database: WorkerData, idleMs = RATES_IDLE_MS) {
-    const spawn = () => spawnWorker(WORKER_FILE, { workerData: database satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const spawn = () => spawnWorker(WORKER_FILE, { workerData: database, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.thread = new WorkerOnDemand({ spawn, name: 'rates worker', idleMs, onReply: (m) => this.reply(m) });
   }
 
