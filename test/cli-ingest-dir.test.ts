@@ -24,8 +24,9 @@ describe('kurs ingest --from-dir says what it skipped', () => {
     rmSync(dir, { recursive: true, force: true });
     db.cleanup();
   });
-  const kurs = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, KURS_DATABASE_URL: db.url }, encoding: 'utf8' });
+  const kurs = (...args: string[]) => kursWith({}, ...args);
+  const kursWith = (env: Record<string, string>, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, KURS_DATABASE_URL: db.url, ...env }, encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const folder = (name: string, files: Record<string, string>) => {
@@ -68,5 +69,27 @@ describe('kurs ingest --from-dir says what it skipped', () => {
     const again = kurs('ingest', '--from-dir', mixed);
     assert.match(again.stdout, /ECBF eurofxref-daily\.2026-04-13\.xml: already imported\n/);
     assert.match(again.stdout, /\n4 file\(s\): 0 imported, 2 unchanged, 1 skipped, 1 failed\n$/);
+  });
+
+  test('a file over the feed limit is not read: it fails with the limit named, and the rest imports (D36)', () => {
+    const small = daily('2026-05-04', '1.1720');
+    // The same feed padded past 1 KiB: read, it would import as well as the small one.
+    const padded = `${daily('2026-05-05', '1.1730')}${' '.repeat(1200)}`;
+    const limited = folder('over-limit', { 'ECBF/eurofxref-daily.2026-05-04.xml': small, 'ECBF/eurofxref-daily.2026-05-05.xml': padded });
+    const r = kursWith({ KURS_FEED_MAX_BYTES: '1024' }, 'ingest', '--from-dir', limited);
+    assert.equal(r.status, 1, 'a file over the limit fails the command');
+    assert.equal(
+      r.stdout,
+      [
+        'ECBF eurofxref-daily.2026-05-04.xml: 2 new, 0 revised, 0 unchanged',
+        `ECBF eurofxref-daily.2026-05-05.xml: FAILED: file ECBF/eurofxref-daily.2026-05-05.xml is ${Buffer.byteLength(padded)} bytes, larger than the feed limit of 1024 bytes (KURS_FEED_MAX_BYTES)`,
+        '2 file(s): 1 imported, 0 unchanged, 0 skipped, 1 failed',
+        '',
+      ].join('\n'),
+    );
+    // Under the default limit (8 MiB) the same file is read and imports.
+    const again = kurs('ingest', '--from-dir', limited);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /^ECBF eurofxref-daily\.2026-05-05\.xml: 2 new, 0 revised, 0 unchanged$/m);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,32 @@ describe('ingest of the real recorded payloads', () => {
       assert.deepEqual(report.skippedFiles, ['ZZZZ/rates.json']);
       assert.equal(report.outcomes.length, 1);
       assert.notEqual(report.outcomes[0]!.status, 'failed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file over the feed limit is not read: it fails with the limit named, in the source\'s health too (D36)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurs-over-limit-'));
+    try {
+      mkdirSync(join(dir, 'ECBF'));
+      const small = 'eurofxref-daily-2025-05-09.xml';
+      const large = 'eurofxref-hist-2026-04-13.csv';
+      for (const file of [small, large]) copyFileSync(join(FIXTURES, 'ECBF', file), join(dir, 'ECBF', file));
+      const size = statSync(join(dir, 'ECBF', large)).size;
+      assert.ok(size > 1_000_000 && size < 8 * 1024 * 1024, `the recorded history is ${size} bytes`);
+      const before = await store.dataVersion();
+      const limited = await ingestDir(store, SOURCES, dir, () => AFTER_FIXTURES, undefined, { maxBytes: 1_000_000 });
+      const reason = `file ECBF/${large} is ${size} bytes, larger than the feed limit of 1000000 bytes (KURS_FEED_MAX_BYTES)`;
+      assert.deepEqual(limited.outcomes.map((o) => [o.name, o.status, 'reason' in o ? o.reason : '']), [
+        [small, 'duplicate', ''],
+        [large, 'failed', reason],
+      ]);
+      assert.equal((await store.sourceHealth()).find((h) => h.source === 'ECBF')?.lastError, reason);
+      assert.equal(await store.dataVersion(), before);
+      // Under the default limit (8 MiB, no operator's) the same file is read.
+      const read = await ingestDir(store, SOURCES, dir, () => AFTER_FIXTURES);
+      assert.deepEqual(read.outcomes.map((o) => o.status), ['duplicate', 'duplicate']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

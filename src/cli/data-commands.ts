@@ -60,7 +60,7 @@ export function dataCommands(program: Command): void {
         // Only the sources this instance uses (D22): a folder of a source that is off is not read.
         const sources = only ? pickSources(enabled, only) : enabled;
         if (o.fromDir) {
-          const report = await ingestDir(store, sources, o.fromDir, () => new Date(), only, opts).catch((err: NodeJS.ErrnoException) => {
+          const report = await ingestDir(store, sources, o.fromDir, () => new Date(), only, { ...opts, maxBytes: config.feedMaxBytes }).catch((err: NodeJS.ErrnoException) => {
             throw err.code === 'ENOENT' || err.code === 'ENOTDIR' ? new CliError(`cannot read ${o.fromDir}: ${err.code}`) : err;
           });
           for (const folder of report.unknownFolders) {

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { feedMaxBytes } from '../sources/http.js';
 import { acceptedName } from '../sources/recorded-name.js';
 import type { Payload, Source } from '../sources/types.js';
 import type { Store } from '../store/store.js';
@@ -72,8 +73,22 @@ export interface DirReport {
 /** The folder's description in the recorded corpus (test/fixtures/sources/<CODE>/SOURCE.md). */
 const DESCRIPTION = 'SOURCE.md';
 
+export interface DirOptions extends IngestOptions {
+  /** The operator's feed limit (KURS_FEED_MAX_BYTES), over each source's own (D36). */
+  maxBytes?: number;
+}
+
+/** A file larger than its source's feed limit is not read (D36): a folder is as much input as a
+ *  feed, and one stray dump must not take the process's memory. It fails as a fetch over the limit
+ *  does, in the output and in the source's health. */
+async function overLimit(store: Store, source: Source, folder: string, file: string, size: number, limit: number, at: Date): Promise<IngestOutcome> {
+  const reason = `file ${folder}/${file} is ${size} bytes, larger than the feed limit of ${limit} bytes (KURS_FEED_MAX_BYTES)`;
+  await store.recordFetch({ source: source.code, at: at.toISOString(), error: reason });
+  return { source: source.code, name: file, status: 'failed', reason, rejected: false };
+}
+
 /** `<dir>/<BANK_CODE>/<payload files>`; `only` limits the banks. */
-export async function ingestDir(store: Store, sources: readonly Source[], dir: string, now: () => Date, only?: string[], opts: IngestOptions = {}): Promise<DirReport> {
+export async function ingestDir(store: Store, sources: readonly Source[], dir: string, now: () => Date, only?: string[], opts: DirOptions = {}): Promise<DirReport> {
   const report: DirReport = { outcomes: [], unknownFolders: [], skippedFiles: [] };
   const byCode = new Map(sources.map((s) => [s.code, s]));
   for (const folder of (await readdir(dir)).sort()) {
@@ -88,7 +103,14 @@ export async function ingestDir(store: Store, sources: readonly Source[], dir: s
         report.skippedFiles.push(`${folder}/${file}`);
         continue;
       }
-      const body = await readFile(join(dir, folder, file));
+      const path = join(dir, folder, file);
+      const limit = feedMaxBytes(opts.maxBytes, source.maxBytes);
+      const { size } = await stat(path);
+      if (size > limit) {
+        report.outcomes.push(await overLimit(store, source, folder, file, size, limit, now()));
+        continue;
+      }
+      const body = await readFile(path);
       // The adapter parses under the name it knows; the operator reads the file's own name.
       const outcome = await ingestPayload(store, source, { name, body }, now(), opts);
       report.outcomes.push({ ...outcome, name: file });

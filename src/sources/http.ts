@@ -10,6 +10,11 @@ import type { FeedRequest } from './types.js';
 
 /** About four times the largest payload a bank sends today (the ECB's 1.9 MB history CSV). */
 export const DEFAULT_FEED_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The largest payload read for a source: the operator's limit (KURS_FEED_MAX_BYTES) over the
+ *  source's own, over the default. A fetch and a `kurs ingest --from-dir` file read the same. */
+export const feedMaxBytes = (operator: number | undefined, source: number | undefined): number => operator ?? source ?? DEFAULT_FEED_MAX_BYTES;
+
 export const MAX_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -84,7 +89,7 @@ export function createHttpClient(opts: HttpOptions = {}): HttpClient {
 
   return async (request, limits = {}) => {
     const shown = redactUrl(request.url);
-    const maxBytes = opts.maxBytes ?? limits.maxBytes ?? DEFAULT_FEED_MAX_BYTES;
+    const maxBytes = feedMaxBytes(opts.maxBytes, limits.maxBytes);
     for (let attempt = 0; ; attempt++) {
       let status: number | undefined;
       let retryAfterMs: number | undefined;
