@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { estimate, PER_DAY_CHUNK_DAYS, planBackfill, runBackfill } from '../src/ingest/backfill.js';
-import { createHttpClient } from '../src/sources/http.js';
+import { BROWSER_USER_AGENT, createHttpClient } from '../src/sources/http.js';
 import { sourceByCode } from '../src/sources/index.js';
 import type { Source } from '../src/sources/types.js';
 import { openSqlite } from '../src/store/open.js';
@@ -43,9 +43,10 @@ describe('kurs backfill', () => {
   });
 
   /** Asynchronous, so the feed server in this process keeps answering; stdout is a pipe, not a TTY. */
-  const kurs = (...args: string[]): Promise<Run> =>
+  const kurs = (...args: string[]): Promise<Run> => kursWith({}, ...args);
+  const kursWith = (extra: Record<string, string>, ...args: string[]): Promise<Run> =>
     new Promise((resolve) => {
-      const env = { ...process.env, KURS_DATABASE_URL: db.url, KURS_SOURCE_ECBF_URL: `${server.url}/ECBF`, KURS_SOURCE_CBTU_URL: `${server.url}/CBTU` };
+      const env = { ...process.env, KURS_DATABASE_URL: db.url, KURS_SOURCE_ECBF_URL: `${server.url}/ECBF`, KURS_SOURCE_CBTU_URL: `${server.url}/CBTU`, ...extra };
       const child = execFile(process.execPath, [BIN, 'backfill', ...args], { env, encoding: 'utf8' }, (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
     });
   const asked = (prefix: string) => server.requests.filter((r) => r.url.startsWith(prefix)).length;
@@ -96,6 +97,18 @@ describe('kurs backfill', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(asked('/CBTU/'), 7);
     assert.match(run.stdout, /^CBTU: 7 requests, 1 payload: \d+ new, 0 revised \(0 already imported\)$/m);
+    // The source's own headers go with a backfill's requests as with its polls: CBTU's firewall
+    // wants a browser's User-Agent (LIVE-DRIFT), not Kurs's.
+    const agents = new Set(server.requests.filter((r) => r.url.startsWith('/CBTU/')).map((r) => r.headers['user-agent']));
+    assert.deepEqual([...agents], [BROWSER_USER_AGENT]);
+  });
+
+  test('the operator\'s feed limit holds for a backfill too: an answer over it fails, naming the limit', async () => {
+    const before = await withStore((store) => store.dataVersion());
+    const run = await kursWith({ KURS_FEED_MAX_BYTES: '1024' }, 'ECBF', '--from', '1999-01-04', '--to', '2026-04-13');
+    assert.equal(run.code, 1, run.stdout);
+    assert.match(run.stdout, /^ECBF: FETCH FAILED after 1 request, 0 payloads: answer from \S+ is larger than the feed limit of 1024 bytes \(KURS_FEED_MAX_BYTES\)$/m);
+    assert.equal(await withStore((store) => store.dataVersion()), before);
   });
 
   test('rejects a malformed or future date and an unknown bank, fetching nothing', async () => {

@@ -73,7 +73,7 @@ export function backfillCommand(program: Command): void {
         try {
           return await runBackfill(plans, {
             store,
-            http: createHttpClient({ userAgent: config.userAgent }),
+            http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }),
             now: () => new Date(),
             acceptJumps: o.acceptJumps === true,
             onRequest: (source) => {

@@ -97,8 +97,9 @@ export interface BackfillDeps {
 async function backfillOne(plan: BackfillPlan, deps: BackfillDeps): Promise<BackfillResult> {
   const code = plan.source.code;
   const result: BackfillResult = { source: code, requests: 0, payloads: 0, inserted: 0, revised: 0, already: 0, failed: [] };
-  const http: HttpClient = (request) =>
-    deps.http(request).finally(() => {
+  // The source's limits (host rules, its own headers, TLS intermediates, size) go through with each request.
+  const http: HttpClient = (request, limits) =>
+    deps.http(request, limits).finally(() => {
       result.requests++;
       deps.onRequest?.(code);
     });
