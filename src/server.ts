@@ -19,7 +19,7 @@ import { SEED_FILE } from './ingest/seed-history-file.js';
 import { HistoryReadiness, startSeedHistory } from './ingest/seed-history.js';
 import { type Adopted, firstStartFor } from './ingest/first-start-adopt.js';
 import { ConditionalCache } from './sources/fetch.js';
-import { createHttpClient } from './sources/http.js';
+import { operatorHttpClient } from './sources/http.js';
 import { RebuildQueue } from './rates/rebuild-queue.js';
 import { openRuntime } from './runtime.js';
 import { PgCoordination, PollingCoordination, type Coordination } from './store/coordination.js';
@@ -149,7 +149,7 @@ export async function serve(config: Config, out: (line: string) => void, firstSt
       if (historyLoaded.settled) historyFollower.setLeader(leader);
       if (!config.ingest) return;
       if (leader && !scheduler) {
-        scheduler = new Scheduler({ store, sources, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
+        scheduler = new Scheduler({ store, sources, http: operatorHttpClient(config), cache: new ConditionalCache(), config, now, onData: () => rebuilds.refresh(), log: app.log });
         scheduler.start();
         app.log.info('this instance is the ingester');
       } else if (!leader && scheduler) {

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { MultiBar, Presets } from 'cli-progress';
 import type { Command } from 'commander';
 import { CONFIRM_ABOVE_REQUESTS, estimate, planBackfill, runBackfill, type BackfillResult } from '../ingest/backfill.js';
-import { createHttpClient } from '../sources/http.js';
+import { operatorHttpClient } from '../sources/http.js';
 import { pickSources } from './pick-sources.js';
 import { CliError, print, withRuntime } from './util.js';
 
@@ -73,7 +73,7 @@ export function backfillCommand(program: Command): void {
         try {
           return await runBackfill(plans, {
             store,
-            http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }),
+            http: operatorHttpClient(config),
             now: () => new Date(),
             acceptJumps: o.acceptJumps === true,
             onRequest: (source) => {

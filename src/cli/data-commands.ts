@@ -5,7 +5,7 @@ import { firstStartFor } from '../ingest/first-start-adopt.js';
 import { ingestDir } from '../ingest/ingest.js';
 import { countOutcomes, outcomeLine, summaryLine } from './ingest-summary.js';
 import { ingestLive } from '../ingest/live.js';
-import { createHttpClient } from '../sources/http.js';
+import { operatorHttpClient } from '../sources/http.js';
 import { offMessage } from '../sources/enabled.js';
 import { SOURCES } from '../sources/index.js';
 import { pickSources } from './pick-sources.js';
@@ -72,7 +72,7 @@ export function dataCommands(program: Command): void {
         // One look at every source's health for all the runs, not one scan of the observations each.
         const health = store.sourceHealth();
         const newestDate = async (code: string) => (await health).find((h) => h.source === code)?.newestDate ?? null;
-        const deps = { store, config, http: createHttpClient({ maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), now: () => new Date(), newestDate };
+        const deps = { store, config, http: operatorHttpClient(config), now: () => new Date(), newestDate };
         const results = await Promise.all(sources.map((s) => ingestLive(deps, s, opts)));
         let failedFetches = 0;
         for (const r of results) {

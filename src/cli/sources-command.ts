@@ -9,7 +9,7 @@ import { sourceState } from '../ingest/source-state.js';
 import { Limiter } from '../ingest/abort.js';
 import { probeSource, probeSummary, type ProbeResult } from '../ingest/probe.js';
 import { MAX_PARALLEL_SOURCES } from '../ingest/scheduler.js';
-import { createHttpClient } from '../sources/http.js';
+import { operatorHttpClient } from '../sources/http.js';
 import type { Source } from '../sources/types.js';
 import { pickSources } from './pick-sources.js';
 import { print, printJson, table, wholeNumber, withRuntime } from './util.js';
@@ -66,7 +66,7 @@ async function probe(codes: string[], timeoutMs: number, json: boolean): Promise
   const results = await withRuntime(async ({ sources: enabled, config }) => {
     const sources = codes.length > 0 ? pickSources(enabled, codes.map((c) => c.toUpperCase())) : enabled;
     // One attempt each: a probe reports what the feed does now, it does not retry it into health.
-    const deps = { http: createHttpClient({ retries: 0, timeoutMs, maxBytes: config.feedMaxBytes, userAgent: config.userAgent }), config, now: () => new Date(), timeoutMs };
+    const deps = { http: operatorHttpClient(config, { retries: 0, timeoutMs }), config, now: () => new Date(), timeoutMs };
     const bar = new SingleBar({ format: 'probing [{bar}] {value}/{total} {source}', stream: process.stderr, hideCursor: true });
     bar.start(sources.length, 0, { source: '' });
     const slots = new Limiter(MAX_PARALLEL_SOURCES);

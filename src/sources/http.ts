@@ -80,6 +80,13 @@ export type HttpClient = (request: FeedRequest, limits?: FeedLimits) => Promise<
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
 export const redactUrl = (url: string) => url.replace(/([?&](api_key|apikey|key|token|user|pass|password|pwd|secret)=)[^&]*/gi, '$1***');
 
+/** The client of every fetch Kurs makes for the operator (polls, `kurs ingest`, `kurs backfill`,
+ *  `kurs sources --probe`): their KURS_FEED_MAX_BYTES and KURS_USER_AGENT, set here once; a command
+ *  that built its own left the limit out (`kurs backfill`, until 2026-11-29). */
+export function operatorHttpClient(config: { feedMaxBytes?: number | undefined; userAgent?: string | undefined }, opts: HttpOptions = {}): HttpClient {
+  return createHttpClient({ ...opts, maxBytes: config.feedMaxBytes, userAgent: config.userAgent });
+}
+
 export function createHttpClient(opts: HttpOptions = {}): HttpClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const retries = opts.retries ?? 3;
